@@ -1,0 +1,44 @@
+# Two commands on a fresh machine:
+#   make run    set everything up and serve the site at http://127.0.0.1:$(PORT)/
+#   make test   set everything up and run the whole test suite
+PYTHON ?= python3
+VENV ?= .venv
+PORT ?= 8000
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup install messages migrate content bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+messages: install
+	$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
+
+migrate: install
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v 0
+
+content: migrate
+	DEBUG=1 $(BIN)/python manage.py load_content
+
+setup: install messages content
+
+run: setup
+	DEBUG=1 $(BIN)/daphne -b 127.0.0.1 -p $(PORT) snapsite.asgi:application
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run -v 0
+	DEBUG=1 $(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python -m games.engine.bench
+
+clean:
+	rm -rf $(VENV) staticfiles test-output

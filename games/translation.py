@@ -1,0 +1,17 @@
+from modeltranslation.translator import TranslationOptions, register
+
+from .models import GlossaryEntry, RulesSection
+
+ALL_LANGUAGES = ("en", "ms", "mr", "he", "ta", "hr")
+
+
+@register(RulesSection)
+class RulesSectionTranslation(TranslationOptions):
+    fields = ("title", "body")
+    required_languages = ALL_LANGUAGES
+
+
+@register(GlossaryEntry)
+class GlossaryEntryTranslation(TranslationOptions):
+    fields = ("term", "definition")
+    required_languages = ALL_LANGUAGES

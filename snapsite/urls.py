@@ -1,0 +1,15 @@
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog, set_language
+
+urlpatterns = [
+    path("i18n/setlang/", set_language, name="set_language"),
+]
+
+urlpatterns += i18n_patterns(
+    path("", include("games.urls")),
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
+    path("admin/", admin.site.urls),
+    prefix_default_language=True,
+)

@@ -1,0 +1,27 @@
+"""Shared fixtures: loaded content, and the rule for optional components.
+
+On a laptop a test that needs Chromium, Redis or PostgreSQL may skip with a
+reason; in CI (CI=true) it must fail instead, so a missing part is noticed.
+"""
+
+import os
+
+import pytest
+from django.core.management import call_command
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+LANGUAGE_CODES = ("en", "ms", "mr", "he", "ta", "hr")
+
+
+def require(condition: bool, reason: str) -> None:
+    """Skip (laptop) or fail (CI) when a component a test needs is missing."""
+    if condition:
+        return
+    if IN_CI:
+        pytest.fail(f"{reason} (required in CI)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def content(db):
+    call_command("load_content", stdout=open(os.devnull, "w"))

@@ -1,0 +1,70 @@
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import content_files
+from games.models import GlossaryEntry, RulesSection
+from tests.conftest import LANGUAGE_CODES
+
+EXPECTED_SECTIONS = [
+    "introduction", "players", "deck", "goal", "setup", "play", "ties-and-snap-pot",
+    "index-card", "mistakes", "winning", "stuck-pot", "table-rules",
+]  # fmt: skip
+
+
+def test_every_section_and_glossary_entry_has_text_in_all_six_languages(content):
+    sections = list(RulesSection.objects.all())
+    assert [s.slug for s in sections] == EXPECTED_SECTIONS
+    for section in sections:
+        for lang in LANGUAGE_CODES:
+            assert getattr(section, f"title_{lang}").strip(), (section.slug, lang)
+            assert getattr(section, f"body_{lang}").strip(), (section.slug, lang)
+    entries = list(GlossaryEntry.objects.all())
+    assert len(entries) >= 20
+    for entry in entries:
+        for lang in LANGUAGE_CODES:
+            assert getattr(entry, f"term_{lang}").strip(), (entry.slug, lang)
+            assert getattr(entry, f"definition_{lang}").strip(), (entry.slug, lang)
+
+
+def test_every_clause_of_the_rules_is_explained_by_some_section():
+    shape = content_files.load_shape()
+    covered = {c for s in shape.sections for c in s.clauses}
+    assert covered == {f"R{n}" for n in range(1, 24)}
+
+
+def test_languages_are_not_copies_of_english():
+    shape = content_files.load_shape()
+    english = content_files.load_language("en", shape)
+    for lang in LANGUAGE_CODES[1:]:
+        other = content_files.load_language(lang, shape)
+        for slug, entry in other["sections"].items():
+            assert entry["body"] != english["sections"][slug]["body"], (lang, slug)
+
+
+def test_loading_content_twice_updates_in_place(content):
+    section = RulesSection.objects.get(slug="goal")
+    section.title_en = "Edited by staff"
+    section.save()
+    call_command("load_content", stdout=None)
+    assert RulesSection.objects.count() == len(EXPECTED_SECTIONS)
+    assert RulesSection.objects.get(slug="goal").title_en != "Edited by staff"
+
+
+def test_a_broken_content_file_changes_nothing(content, tmp_path, monkeypatch):
+    for path in content_files.CONTENT_DIR.glob("*.toml"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    broken = (tmp_path / "hr.toml").read_text(encoding="utf-8").replace("[sections.goal]", "[x]")
+    (tmp_path / "hr.toml").write_text(broken, encoding="utf-8")
+    monkeypatch.setattr(content_files, "CONTENT_DIR", tmp_path)
+    monkeypatch.setattr(
+        "games.management.commands.load_content.load_shape",
+        lambda: content_files.load_shape(tmp_path),
+    )
+    monkeypatch.setattr(
+        "games.management.commands.load_content.load_language",
+        lambda lang, shape: content_files.load_language(lang, shape, tmp_path),
+    )
+    before = {s.slug: s.body_hr for s in RulesSection.objects.all()}
+    with pytest.raises(CommandError, match="hr.toml"):
+        call_command("load_content")
+    assert {s.slug: s.body_hr for s in RulesSection.objects.all()} == before
