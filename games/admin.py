@@ -5,25 +5,11 @@ from .models import GlossaryEntry, RulesSection
 
 
 class LocalTabbedAdmin(TabbedTranslationAdmin):
-    """Tabbed translation fields with jQuery UI served from our static files.
-
-    modeltranslation's default media loads jQuery UI from a CDN; pages must
-    work offline, so the same files are shipped under ``static/vendor``.
-    """
+    """A tab per language. jQuery UI comes from our static files (settings
+    JQUERY_UI_URL), never from a CDN; this adds its theme for the tabs."""
 
     class Media:
-        js = (
-            "admin/js/jquery.init.js",
-            "modeltranslation/js/force_jquery.js",
-            "vendor/jquery-ui/jquery-ui.min.js",
-            "modeltranslation/js/tabbed_translation_fields.js",
-        )
-        css = {
-            "all": (
-                "vendor/jquery-ui/jquery-ui.min.css",
-                "modeltranslation/css/tabbed_translation_fields.css",
-            )
-        }
+        css = {"all": ("vendor/jquery-ui/jquery-ui.min.css",)}
 
 
 @admin.register(RulesSection)

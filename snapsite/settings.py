@@ -133,6 +133,10 @@ LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_LANGUAGES = ("en", "ms", "mr", "he", "ta", "hr")
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
+# The admin's translation tabs need jQuery UI: served from our static files,
+# never from modeltranslation's default CDN address.
+JQUERY_UI_URL = "vendor/jquery-ui/jquery-ui.min.js"
+JQUERY_URL = "admin/js/vendor/jquery/jquery.min.js"
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

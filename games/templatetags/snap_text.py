@@ -26,8 +26,9 @@ def _inline(text: str) -> str:
 def render_markup(text: str) -> str:
     """Turn content markup into HTML.
 
-    >>> render_markup("A **tie** after 150 ms.\\n\\n- one\\n- two <b>")
-    '<p>A <strong>tie</strong> after <bdi>150</bdi> ms.</p>\\n<ul><li>one</li><li>two &lt;b&gt;</li></ul>'
+    >>> print(render_markup("A **tie** after 150 ms.\\n\\n- one\\n- <b>"))
+    <p>A <strong>tie</strong> after <bdi>150</bdi> ms.</p>
+    <ul><li>one</li><li>&lt;b&gt;</li></ul>
     """
     blocks = []
     for block in re.split(r"\n\s*\n", text.strip()):

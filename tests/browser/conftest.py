@@ -1,0 +1,105 @@
+"""A real site for browser tests: daphne serving a file-based SQLite
+database in its own process, and Debian's Chromium driven by Playwright."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site_url(tmp_path_factory):
+    """Migrate and load a fresh SQLite file, then serve it with daphne."""
+    workdir = tmp_path_factory.mktemp("site")
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
+        "REDIS_URL": "",
+    }
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    for command in (["migrate", "--noinput", "-v", "0"], ["load_content"]):
+        subprocess.run(manage + command, env=env, cwd=ROOT, check=True, capture_output=True)
+    port = free_port()
+    log = open(workdir / "daphne.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "snapsite.asgi:application"],
+        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/en/", timeout=2).read()
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                raise RuntimeError(f"daphne did not start: {(workdir / 'daphne.log').read_text()}")
+            time.sleep(0.2)
+    yield url
+    server.terminate()
+    server.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    require(
+        shutil.which(CHROMIUM) is not None or Path(CHROMIUM).exists(),
+        f"Chromium not found at {CHROMIUM} (apt-get install chromium)",
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
