@@ -63,7 +63,8 @@ def site_url(tmp_path_factory):
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
-                raise RuntimeError(f"daphne did not start: {(workdir / 'daphne.log').read_text()}")
+                log_text = (workdir / "daphne.log").read_text()
+                raise RuntimeError(f"daphne did not start: {log_text}") from None
             time.sleep(0.2)
     yield url
     server.terminate()
