@@ -9,4 +9,5 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("teach/", views.teach, name="teach"),
     path("learn/", views.learn, name="learn"),
+    path("learn/<slug:slug>/", views.walkthrough, name="walkthrough"),
 ]

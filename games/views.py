@@ -1,5 +1,8 @@
+from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
+from . import walkthroughs
 from .models import GlossaryEntry, RulesSection
 
 
@@ -8,7 +11,9 @@ def home(request):
 
 
 def rules(request):
-    sections = RulesSection.objects.all()
+    sections = list(RulesSection.objects.all())
+    for section in sections:
+        section.walkthroughs = walkthroughs.walkthroughs_for_section(section.slug)
     return render(request, "games/rules.html", {"sections": sections})
 
 
@@ -26,4 +31,19 @@ def teach(request):
 
 
 def learn(request):
-    return render(request, "games/learn.html", {"walkthroughs": []})
+    return render(request, "games/learn.html", {"walkthroughs": walkthroughs.summaries()})
+
+
+def walkthrough(request, slug: str):
+    items = walkthroughs.summaries()
+    current = next((w for w in items if w.slug == slug), None)
+    if current is None:
+        raise Http404(_("There is no walkthrough with that name."))
+    following = next((w for w in items if w.number == current.number + 1), None)
+    context = {
+        "walkthrough": current,
+        "following": following,
+        "frames": walkthroughs.frames(slug),
+        "total": len(items),
+    }
+    return render(request, "games/walkthrough.html", context)

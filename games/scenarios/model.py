@@ -1,0 +1,112 @@
+"""The shape of a scenario file, parsed and checked."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from games.engine import CallSnap, CallSnapPot, CloseRace, Options, TurnCard
+
+LEARNER_PRESSES = ("turn", "snap", "snap_pot")
+_ACTION = re.compile(r"^(turn|snap|pot|close)(?:\s+(\d+))?(?:\s+\+(\d+))?$")
+
+
+class ScenarioError(ValueError):
+    """A scenario file is malformed, or the engine disagrees with it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptedAction:
+    """``turn 0``, ``snap 2 +40``, ``pot 1``, ``close``: what, who, and how many ms
+    after the step starts."""
+
+    verb: str
+    seat: int | None
+    offset_ms: int
+
+    @classmethod
+    def parse(cls, text: str) -> ScriptedAction:
+        """
+        >>> ScriptedAction.parse("snap 2 +40")
+        ScriptedAction(verb='snap', seat=2, offset_ms=40)
+        >>> ScriptedAction.parse("close")
+        ScriptedAction(verb='close', seat=None, offset_ms=0)
+        """
+        match = _ACTION.match(text.strip())
+        if not match or (match[1] == "close") != (match[2] is None):
+            raise ScenarioError(f"cannot read action {text!r}")
+        seat = int(match[2]) if match[2] is not None else None
+        return cls(verb=match[1], seat=seat, offset_ms=int(match[3] or 0))
+
+    def to_engine(self, at_ms: int, closes_at_ms: int | None, seen: int | None = None):
+        if self.verb == "turn":
+            return TurnCard(self.seat, at_ms)
+        if self.verb == "snap":
+            return CallSnap(self.seat, at_ms, seen)
+        if self.verb == "pot":
+            return CallSnapPot(self.seat, at_ms, seen)
+        return CloseRace(closes_at_ms if closes_at_ms is not None else at_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """An event code, optionally with fields it must have: ``piles_won winner=2``."""
+
+    code: str
+    fields: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Expectation:
+        code, *pairs = text.split()
+        fields = []
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            if not sep:
+                raise ScenarioError(f"cannot read expectation {text!r}")
+            fields.append((key, value))
+        return cls(code=code, fields=tuple(fields))
+
+    def matches(self, event) -> bool:
+        if event.code != self.code:
+            return False
+        for key, value in self.fields:
+            actual = getattr(event, key, None)
+            shown = getattr(actual, "code", actual)
+            if isinstance(shown, tuple):
+                shown = ",".join(str(x) for x in shown)
+            if str(shown) != value:
+                return False
+        return True
+
+    def __str__(self) -> str:
+        return " ".join([self.code, *(f"{k}={v}" for k, v in self.fields)])
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioStep:
+    say: str
+    actions: tuple[ScriptedAction, ...]
+    expect: tuple[Expectation, ...]
+    clauses: tuple[str, ...]
+    learner: str | None  # what the learner must do first: turn, snap or snap_pot
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    slug: str
+    order: int
+    clauses: tuple[str, ...]
+    players: int
+    learner: int
+    options: Options
+    face_down: tuple[tuple[str, ...], ...]
+    face_up: tuple[tuple[str, ...], ...]
+    pot: tuple[str, ...]
+    to_play: int
+    deck: tuple[str, ...]
+    dealer: int | None
+    steps: tuple[ScenarioStep, ...]
+
+    @property
+    def interactive_steps(self) -> int:
+        return sum(1 for step in self.steps if step.learner)

@@ -1,0 +1,159 @@
+"""Play a scenario on the engine, checking every step's expected events.
+
+Each step starts one second after the previous one (``STEP_MS``); its
+actions happen at the step's start plus their offset, and ``close`` closes
+the open race at the moment its tie window ends. For every position the
+learner sees, the runner also plays what each of the learner's buttons
+would do there (the *branches*), so the walkthrough page can answer any
+press with the engine's own result, never a result made up in the browser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engine import (
+    CallSnap,
+    CallSnapPot,
+    Card,
+    CloseRace,
+    GameState,
+    TurnCard,
+    apply,
+    deal,
+    from_piles,
+)
+
+from .model import LEARNER_PRESSES, Scenario, ScenarioError, ScenarioStep
+
+STEP_MS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """What one press of the learner does in a position (played on the engine)."""
+
+    press: str
+    events: tuple
+    state: GameState
+    clause: str | None  # the rule the outcome illustrates (R13/R14 for mistakes)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedStep:
+    index: int
+    step: ScenarioStep
+    state: GameState  # after the step
+    events: tuple
+    branches: dict[str, Branch] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedScenario:
+    scenario: Scenario
+    start: GameState
+    steps: tuple[PlayedStep, ...]
+
+
+def start_state(scenario: Scenario) -> GameState:
+    if scenario.deck:
+        deck = [Card.parse(c) for c in scenario.deck]
+        return deal(scenario.players, deck, scenario.dealer or 0, scenario.options)
+    return from_piles(
+        [list(p) for p in scenario.face_down],
+        [list(p) for p in scenario.face_up] if scenario.face_up else None,
+        list(scenario.pot),
+        scenario.to_play,
+        scenario.options,
+    )
+
+
+def press_action(press: str, seat: int, at_ms: int, seen: int | None = None):
+    if press == "turn":
+        return TurnCard(seat, at_ms)
+    if press == "snap":
+        return CallSnap(seat, at_ms, seen)
+    return CallSnapPot(seat, at_ms, seen)
+
+
+def _apply_all(state: GameState, actions) -> tuple[GameState, list]:
+    events: list = []
+    for make in actions:
+        step = apply(state, make(state))
+        state = step.state
+        events.extend(step.events)
+    return state, events
+
+
+def _close_if_open(state: GameState) -> object:
+    return CloseRace(state.race.closes_at_ms) if state.race else None
+
+
+def play_branch(state: GameState, seat: int, press: str, at_ms: int) -> Branch:
+    """The engine's answer to one press, with the race closed if it opened one."""
+    step = apply(state, press_action(press, seat, at_ms, state.seq))
+    events = list(step.events)
+    after = step.state
+    if after.race is not None:
+        closing = apply(after, CloseRace(after.race.closes_at_ms))
+        after = closing.state
+        events.extend(closing.events)
+    clause = None
+    if any(e.code == "wrong_call" for e in events):
+        own_turn = state.last_turned is None or state.last_turned == seat
+        clause = "R14" if own_turn else "R13"
+    return Branch(press=press, events=tuple(events), state=after, clause=clause)
+
+
+def play_scenario(scenario: Scenario) -> PlayedScenario:
+    """Play every step; raise ScenarioError where the engine disagrees with the file."""
+    try:
+        state = start_state(scenario)
+    except ValueError as exc:
+        raise ScenarioError(f"{scenario.slug}: bad setup: {exc}") from exc
+    start = state
+    played: list[PlayedStep] = []
+    for index, step in enumerate(scenario.steps, start=1):
+        begin = index * STEP_MS
+        seen = state.seq  # every call in a step is made looking at the step's start
+        actions = []
+        if step.learner:
+            press = step.learner
+            actions.append(
+                lambda s, p=press, t=begin: press_action(p, scenario.learner, t, seen)
+            )
+        for scripted in step.actions:
+            at = begin + scripted.offset_ms
+
+            def make(s, scripted=scripted, at=at):
+                closes = s.race.closes_at_ms if s.race else None
+                return scripted.to_engine(at, closes, seen)
+
+            actions.append(make)
+        state, events = _apply_all(state, actions)
+        codes = [e.code for e in events]
+        if "rejected" in codes:
+            raise ScenarioError(f"{scenario.slug}: step {index}: engine rejected: {events}")
+        if len(events) != len(step.expect) or not all(
+            exp.matches(ev) for exp, ev in zip(step.expect, events, strict=False)
+        ):
+            wanted = [str(e) for e in step.expect]
+            raise ScenarioError(
+                f"{scenario.slug}: step {index}: expected {wanted}, engine said {events}"
+            )
+        played.append(PlayedStep(index=index, step=step, state=state, events=tuple(events)))
+
+    # Branches: from each position, every press except the one the script expects next.
+    with_branches = []
+    for i, p in enumerate(played):
+        following = played[i + 1].step.learner if i + 1 < len(played) else None
+        at = (p.index + 1) * STEP_MS
+        branches = {
+            press: play_branch(p.state, scenario.learner, press, at)
+            for press in LEARNER_PRESSES
+            if press != following and not p.state.over
+        }
+        with_branches.append(
+            PlayedStep(p.index, p.step, p.state, p.events, branches)
+        )  # fmt: skip
+    return PlayedScenario(scenario=scenario, start=start, steps=tuple(with_branches))

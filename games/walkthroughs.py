@@ -1,0 +1,182 @@
+"""Walkthrough pages' data: scenarios played on the engine, told in words.
+
+Everything shown comes from the engine's states and events (see
+``games.scenarios.runner``); this module only puts them into the page's
+language and into the shape the page and its script draw.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from django.urls import reverse
+from django.utils.translation import get_language
+
+from games import narration
+from games.content_files import load_shape
+from games.engine import Card, GameState
+from games.engine.events import CardTurned
+from games.scenarios import PlayedScenario, Scenario, load_all, play_scenario
+from games.texts import card_name, event_text, reject_text
+
+CAST_FILE = Path(__file__).resolve().parent / "scenarios" / "cast.toml"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+@cache
+def cast() -> dict[str, list[str]]:
+    with CAST_FILE.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def names_for(lang: str | None = None) -> list[str]:
+    table = cast()
+    return table.get(lang or get_language() or "en", table["en"])
+
+
+@cache
+def played_scenarios() -> dict[str, PlayedScenario]:
+    """All scenarios, played once per process (they are pure data)."""
+    return {s.slug: play_scenario(s) for s in load_all()}
+
+
+@cache
+def clause_sections() -> dict[str, str]:
+    """Clause id -> the rules section (anchor) that explains it."""
+    return {c: s.slug for s in load_shape().sections for c in s.clauses}
+
+
+@dataclass(frozen=True)
+class WalkthroughSummary:
+    slug: str
+    number: int
+    title: str
+    summary: str
+    clauses: tuple[str, ...]
+
+
+def summaries() -> list[WalkthroughSummary]:
+    return [
+        WalkthroughSummary(
+            slug=p.scenario.slug,
+            number=i,
+            title=str(narration.TITLES[p.scenario.slug]),
+            summary=str(narration.SUMMARIES[p.scenario.slug]),
+            clauses=p.scenario.clauses,
+        )
+        for i, p in enumerate(played_scenarios().values(), start=1)
+    ]
+
+
+def walkthroughs_for_section(section_slug: str) -> list[WalkthroughSummary]:
+    mapping = clause_sections()
+    return [
+        w
+        for w in summaries()
+        if any(mapping.get(c) == section_slug for c in w.clauses)
+    ]  # fmt: skip
+
+
+def card_data(card: Card | None) -> dict | None:
+    if card is None:
+        return None
+    return {
+        "code": card.code,
+        "rank": RANK_LABELS.get(card.rank, str(card.rank)),
+        "suit": SUIT_SYMBOLS[card.suit],
+        "red": card.suit in "HD",
+        "name": card_name(card),
+    }
+
+
+def table_data(state: GameState, names: list[str], learner: int, before: GameState | None):
+    players = []
+    for seat in range(state.players):
+        counts = state.counts(seat)
+        top = state.top_face_up(seat)
+        changed = before is not None and (
+            before.counts(seat) != counts or before.top_face_up(seat) != top
+        )
+        players.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "face_down": counts.face_down,
+                "face_up": counts.face_up,
+                "top": card_data(top),
+                "out": state.is_out(seat),
+                "to_play": seat == state.to_play and not state.over,
+                "learner": seat == learner,
+                "changed": changed,
+            }
+        )
+    pot_changed = before is not None and (before.pot != state.pot)
+    return {
+        "players": players,
+        "pot": {
+            "count": len(state.pot),
+            "top": card_data(state.pot_top),
+            "stuck_forever": state.pot_stuck_forever,
+            "changed": pot_changed,
+        },
+        "over": state.over,
+    }
+
+
+def _caption_values(names: list[str], learner: int, events) -> dict[str, str]:
+    values = {f"p{seat}": name for seat, name in enumerate(names)}
+    values["you"] = names[learner]
+    turned = [e.card for e in events if isinstance(e, CardTurned)]
+    values["card"] = card_name(turned[-1]) if turned else ""
+    return values
+
+
+def clause_links(clauses) -> list[dict]:
+    mapping = clause_sections()
+    rules_url = reverse("rules")
+    return [{"id": c, "url": f"{rules_url}#{mapping[c]}"} for c in clauses if c in mapping]
+
+
+def frames(slug: str) -> list[dict]:
+    """Every step of one walkthrough, with the engine's answer to each button."""
+    played = played_scenarios()[slug]
+    scenario: Scenario = played.scenario
+    names = names_for()
+    learner = scenario.learner
+    result = []
+    before = played.start
+    for i, step in enumerate(played.steps):
+        values = _caption_values(names, learner, step.events)
+        branches = {}
+        for press, branch in step.branches.items():
+            rejected = [e for e in branch.events if e.code == "rejected"]
+            if rejected:
+                note = reject_text(rejected[0].reason)
+            elif branch.clause:
+                note = str(narration.MISTAKE_NOTE[branch.clause])
+            else:
+                note = str(narration.OTHER_NOTE)
+            branches[press] = {
+                "events": [event_text(e, names) for e in branch.events if e.code != "rejected"],
+                "note": note,
+                "clauses": clause_links([branch.clause] if branch.clause else []),
+                "table": None if rejected else table_data(branch.state, names, learner, step.state),
+            }
+        next_press = played.steps[i + 1].step.learner if i + 1 < len(played.steps) else None
+        result.append(
+            {
+                "number": i + 1,
+                "caption": str(narration.CAPTIONS[step.step.say]) % values,
+                "events": [event_text(e, names) for e in step.events],
+                "clauses": clause_links(step.step.clauses),
+                "expects": next_press,
+                "table": table_data(step.state, names, learner, before if i else None),
+                "branches": branches,
+            }
+        )
+        before = step.state
+    return result
