@@ -120,12 +120,12 @@ def play_scenario(scenario: Scenario) -> PlayedScenario:
         if step.learner:
             press = step.learner
             actions.append(
-                lambda s, p=press, t=begin: press_action(p, scenario.learner, t, seen)
+                lambda s, p=press, t=begin, n=seen: press_action(p, scenario.learner, t, n)
             )
         for scripted in step.actions:
             at = begin + scripted.offset_ms
 
-            def make(s, scripted=scripted, at=at):
+            def make(s, scripted=scripted, at=at, seen=seen):
                 closes = s.race.closes_at_ms if s.race else None
                 return scripted.to_engine(at, closes, seen)
 

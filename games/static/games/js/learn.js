@@ -1,3 +1,4 @@
+const { ngettext, interpolate } = window;
 // Marks the walkthroughs this browser has finished (kept in localStorage).
 const STORAGE_PREFIX = "snap-walkthrough-done:";
 let done = 0;
@@ -17,10 +18,10 @@ for (const item of items) {
 }
 const summary = document.querySelector(".learn-progress");
 if (summary && done) {
-  const text = window.ngettext(
+  const text = ngettext(
     "You have finished %(done)s of %(total)s walkthroughs.",
     "You have finished %(done)s of %(total)s walkthroughs.",
     done,
   );
-  summary.textContent = window.interpolate(text, { done, total: items.length }, true);
+  summary.textContent = interpolate(text, { done, total: items.length }, true);
 }

@@ -1,8 +1,8 @@
 // Draws a Snap table from the data the server made from the engine's state.
 // Text comes from Django's JavaScript catalog (gettext, ngettext, interpolate).
 
-const t = (s) => window.gettext(s);
-const nt = (one, many, n) => window.interpolate(window.ngettext(one, many, n), { count: n }, true);
+const { gettext, ngettext, interpolate } = window;
+const countText = (text, n) => interpolate(text, { count: n }, true);
 
 function el(tag, attrs = {}, children = []) {
   const node = document.createElement(tag);
@@ -16,7 +16,7 @@ function el(tag, attrs = {}, children = []) {
 
 export function cardFace(card) {
   if (!card) {
-    return el("div", { class: "card empty", role: "img", "aria-label": t("No card") });
+    return el("div", { class: "card empty", role: "img", "aria-label": gettext("No card") });
   }
   return el("div", { class: `card face ${card.red ? "red" : "black"}`, role: "img", "aria-label": card.name }, [
     el("span", { class: "corner", "aria-hidden": "true" }, [el("bdi", { text: card.rank }), el("span", { text: card.suit })]),
@@ -25,7 +25,7 @@ export function cardFace(card) {
 }
 
 function cardBack(count) {
-  const label = nt("%(count)s card face down", "%(count)s cards face down", count);
+  const label = countText(ngettext("%(count)s card face down", "%(count)s cards face down", count), count);
   if (!count) return el("div", { class: "card empty", role: "img", "aria-label": label });
   return el("div", { class: "card back", role: "img", "aria-label": label }, [
     el("bdi", { class: "back-count", "aria-hidden": "true", text: String(count) }),
@@ -39,28 +39,28 @@ function seat(player) {
   if (player.learner) classes.push("learner");
   if (player.out) classes.push("out");
   const badges = [];
-  if (player.learner) badges.push(el("span", { class: "badge you", text: t("you") }));
-  if (player.to_play) badges.push(el("span", { class: "badge turn", text: t("to play") }));
-  if (player.out) badges.push(el("span", { class: "badge out-badge", text: t("out") }));
+  if (player.learner) badges.push(el("span", { class: "badge you", text: gettext("you") }));
+  if (player.to_play) badges.push(el("span", { class: "badge turn", text: gettext("to play") }));
+  if (player.out) badges.push(el("span", { class: "badge out-badge", text: gettext("out") }));
   return el("li", { class: classes.join(" ") }, [
     el("p", { class: "seat-name" }, [el("bdi", { text: player.name }), ...badges]),
     el("div", { class: "piles" }, [
-      el("div", { class: "pile" }, [cardBack(player.face_down), el("span", { class: "pile-label", text: t("face down") })]),
-      el("div", { class: "pile" }, [cardFace(player.top), el("span", { class: "pile-label", text: nt("%(count)s card face up", "%(count)s cards face up", player.face_up) })]),
+      el("div", { class: "pile" }, [cardBack(player.face_down), el("span", { class: "pile-label", text: gettext("face down") })]),
+      el("div", { class: "pile" }, [cardFace(player.top), el("span", { class: "pile-label", text: countText(ngettext("%(count)s card face up", "%(count)s cards face up", player.face_up), player.face_up) })]),
     ]),
   ]);
 }
 
 export function drawTable(container, table) {
   const pot = table.pot;
-  const potLabel = pot.count ? nt("Snap Pot: %(count)s card", "Snap Pot: %(count)s cards", pot.count) : t("No Snap Pot yet");
+  const potLabel = pot.count ? countText(ngettext("Snap Pot: %(count)s card", "Snap Pot: %(count)s cards", pot.count), pot.count) : gettext("No Snap Pot yet");
   const potBox = el("div", { class: `pot${pot.changed ? " changed" : ""}${pot.count ? "" : " empty-pot"}` }, [
     el("p", { class: "pot-name", text: potLabel }),
     pot.count ? cardFace(pot.top) : null,
-    pot.stuck_forever ? el("p", { class: "badge stuck", text: t("stuck forever") }) : null,
+    pot.stuck_forever ? el("p", { class: "badge stuck", text: gettext("stuck forever") }) : null,
   ]);
   container.replaceChildren(
-    el("ul", { class: "seats", "aria-label": t("Players") }, table.players.map(seat)),
+    el("ul", { class: "seats", "aria-label": gettext("Players") }, table.players.map(seat)),
     potBox,
   );
 }

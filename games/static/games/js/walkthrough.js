@@ -2,8 +2,7 @@
 // by the engine on the server; this script only shows them.
 import { drawTable } from "./table.js";
 
-const t = (s) => window.gettext(s);
-const fmt = (s, values) => window.interpolate(t(s), values, true);
+const { gettext, ngettext, interpolate } = window;
 const STORAGE_PREFIX = "snap-walkthrough-done:";
 
 const player = document.querySelector(".player");
@@ -42,7 +41,7 @@ function paragraph(text, className) {
 
 function clauseLinks(clauses) {
   if (!clauses.length) return null;
-  const p = paragraph(t("In the rules:") + " ", "clauses");
+  const p = paragraph(gettext("In the rules:") + " ", "clauses");
   clauses.forEach((clause, i) => {
     const a = document.createElement("a");
     a.href = clause.url;
@@ -57,7 +56,7 @@ function clauseLinks(clauses) {
 
 function render() {
   const frame = frames[index];
-  progress.textContent = fmt("Step %(number)s of %(total)s", { number: index + 1, total: frames.length });
+  progress.textContent = interpolate(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: frames.length }, true);
   const shown = branch || frame;
   if (shown.table) drawTable(picture, shown.table);
   const parts = [];
@@ -73,9 +72,9 @@ function render() {
     parts.push(clauseLinks(frame.clauses));
     if (frame.expects) {
       const prompt = {
-        turn: t("Your move: turn over a card."),
-        snap: t("Your move: call “Snap!”."),
-        snap_pot: t("Your move: call “Snap Pot!”."),
+        turn: gettext("Your move: turn over a card."),
+        snap: gettext("Your move: call “Snap!”."),
+        snap_pot: gettext("Your move: call “Snap Pot!”."),
       }[frame.expects];
       parts.push(paragraph(prompt, "your-move"));
     }
