@@ -56,6 +56,7 @@ function clauseLinks(clauses) {
 
 function render() {
   const frame = frames[index];
+  progress.dataset.index = String(index);
   progress.textContent = interpolate(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: frames.length }, true);
   const shown = branch || frame;
   if (shown.table) drawTable(picture, shown.table);
