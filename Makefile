@@ -7,7 +7,7 @@ PORT ?= 8000
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup install messages migrate content bench clean
+.PHONY: run test setup install messages messages-update migrate content bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ install: $(STAMP)
 
 messages: install
 	$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
+
+messages-update: install
+	DEBUG=1 $(BIN)/python manage.py makemessages -a --no-obsolete --ignore .venv --ignore tests --ignore 'games/engine/*'
+	DEBUG=1 $(BIN)/python manage.py makemessages -d djangojs -a --no-obsolete --ignore .venv --ignore tests --ignore staticfiles --ignore 'games/vendor/*'
 
 migrate: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v 0
