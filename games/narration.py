@@ -198,8 +198,7 @@ MISTAKE_NOTE = {
         "Try again!"
     ),
     "R14": _(
-        "That was the wrong moment. Your penalty card went to the player on your right. "
-        "Try again!"
+        "That was the wrong moment. Your penalty card went to the player on your right. Try again!"
     ),
 }
 OTHER_NOTE = _("The game went another way than in this example. Try again!")

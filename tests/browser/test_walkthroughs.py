@@ -69,6 +69,7 @@ def test_finish_a_walkthrough_by_keyboard_with_a_mistake_first(
         else:
             page.keyboard.press(forward)
     assert page.is_visible("#finished")
+    assert not page.is_visible('[data-step="retry"]')
     screenshot(page, f"walkthrough-{slug}-{lang}-finished")
 
     page.goto(f"{site_url}/{lang}/learn/")
