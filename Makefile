@@ -23,6 +23,7 @@ messages: install
 messages-update: install
 	DEBUG=1 $(BIN)/python manage.py makemessages -a --no-obsolete --ignore .venv --ignore tests --ignore 'games/engine/*'
 	DEBUG=1 $(BIN)/python manage.py makemessages -d djangojs -a --no-obsolete --ignore .venv --ignore tests --ignore staticfiles --ignore 'games/vendor/*'
+	for f in django djangojs; do msgen locale/en/LC_MESSAGES/$$f.po -o locale/en/LC_MESSAGES/$$f.po; done
 
 migrate: install
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v 0
