@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 messages: install
-	$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
+	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
 
 messages-update: install
 	DEBUG=1 $(BIN)/python manage.py makemessages -a --no-obsolete --ignore .venv --ignore tests --ignore 'games/engine/*'

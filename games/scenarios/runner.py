@@ -85,10 +85,6 @@ def _apply_all(state: GameState, actions) -> tuple[GameState, list]:
     return state, events
 
 
-def _close_if_open(state: GameState) -> object:
-    return CloseRace(state.race.closes_at_ms) if state.race else None
-
-
 def play_branch(state: GameState, seat: int, press: str, at_ms: int) -> Branch:
     """The engine's answer to one press, with the race closed if it opened one."""
     step = apply(state, press_action(press, seat, at_ms, state.seq))
