@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
@@ -84,4 +85,7 @@ def test_redis_channel_layer_delivers_a_group_message():
         await layer.flush()
         return message
 
-    assert asyncio.run(round_trip()) == {"type": "table.event", "seq": 7}
+    # Its own thread: Playwright's sync API may hold an event loop in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        message = pool.submit(asyncio.run, round_trip()).result(timeout=30)
+    assert message == {"type": "table.event", "seq": 7}
