@@ -11,6 +11,15 @@ LEARNER_PRESSES = ("turn", "snap", "snap_pot")
 _ACTION = re.compile(r"^(turn|snap|pot|close)(?:\s+(\d+))?(?:\s+\+(\d+))?$")
 
 
+def press_action(press: str, seat: int, at_ms: int, seen: int | None = None):
+    """The engine action for a learner's button or a scripted move: turn, snap, snap_pot."""
+    if press == "turn":
+        return TurnCard(seat, at_ms)
+    if press == "snap":
+        return CallSnap(seat, at_ms, seen)
+    return CallSnapPot(seat, at_ms, seen)
+
+
 class ScenarioError(ValueError):
     """A scenario file is malformed, or the engine disagrees with it."""
 
@@ -18,7 +27,7 @@ class ScenarioError(ValueError):
 @dataclass(frozen=True, slots=True)
 class ScriptedAction:
     """``turn 0``, ``snap 2 +40``, ``pot 1``, ``close``: what, who, and how many ms
-    after the step starts."""
+    after the step starts. ``pot`` is stored as the press it stands for, ``snap_pot``."""
 
     verb: str
     seat: int | None
@@ -31,21 +40,20 @@ class ScriptedAction:
         ScriptedAction(verb='snap', seat=2, offset_ms=40)
         >>> ScriptedAction.parse("close")
         ScriptedAction(verb='close', seat=None, offset_ms=0)
+        >>> ScriptedAction.parse("pot 1").verb
+        'snap_pot'
         """
         match = _ACTION.match(text.strip())
         if not match or (match[1] == "close") != (match[2] is None):
             raise ScenarioError(f"cannot read action {text!r}")
         seat = int(match[2]) if match[2] is not None else None
-        return cls(verb=match[1], seat=seat, offset_ms=int(match[3] or 0))
+        verb = "snap_pot" if match[1] == "pot" else match[1]
+        return cls(verb=verb, seat=seat, offset_ms=int(match[3] or 0))
 
     def to_engine(self, at_ms: int, closes_at_ms: int | None, seen: int | None = None):
-        if self.verb == "turn":
-            return TurnCard(self.seat, at_ms)
-        if self.verb == "snap":
-            return CallSnap(self.seat, at_ms, seen)
-        if self.verb == "pot":
-            return CallSnapPot(self.seat, at_ms, seen)
-        return CloseRace(closes_at_ms if closes_at_ms is not None else at_ms)
+        if self.verb == "close":
+            return CloseRace(closes_at_ms if closes_at_ms is not None else at_ms)
+        return press_action(self.verb, self.seat, at_ms, seen)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,18 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.engine import (
-    CallSnap,
-    CallSnapPot,
     Card,
     CloseRace,
     GameState,
-    TurnCard,
     apply,
     deal,
     from_piles,
 )
 
-from .model import LEARNER_PRESSES, Scenario, ScenarioError, ScenarioStep
+from .model import LEARNER_PRESSES, Scenario, ScenarioError, ScenarioStep, press_action
 
 STEP_MS = 1000
 
@@ -66,14 +63,6 @@ def start_state(scenario: Scenario) -> GameState:
         scenario.to_play,
         scenario.options,
     )
-
-
-def press_action(press: str, seat: int, at_ms: int, seen: int | None = None):
-    if press == "turn":
-        return TurnCard(seat, at_ms)
-    if press == "snap":
-        return CallSnap(seat, at_ms, seen)
-    return CallSnapPot(seat, at_ms, seen)
 
 
 def _apply_all(state: GameState, actions) -> tuple[GameState, list]:
