@@ -252,21 +252,20 @@ def _track(windows: tuple, old: ValidCalls, new: ValidCalls, old_seq: int, new_s
     changed = False
     if bool(old.snap) != bool(new.snap):
         changed = True
-        if new.snap:
-            snap_since = new_seq
-        else:
-            if snap_since is not None:
-                hist = (hist + ((SNAP, snap_since, old_seq),))[-HISTORY:]
-            snap_since = None
+        snap_since, hist = _toggle(SNAP, snap_since, bool(new.snap), hist, old_seq, new_seq)
     if bool(old.snap_pot) != bool(new.snap_pot):
         changed = True
-        if new.snap_pot:
-            pot_since = new_seq
-        else:
-            if pot_since is not None:
-                hist = (hist + ((SNAP_POT, pot_since, old_seq),))[-HISTORY:]
-            pot_since = None
+        pot_since, hist = _toggle(SNAP_POT, pot_since, bool(new.snap_pot), hist, old_seq, new_seq)
     return (snap_since, pot_since, hist) if changed else windows
+
+
+def _toggle(kind: str, since, now_valid: bool, hist: tuple, old_seq: int, new_seq: int):
+    """One word's validity changed: open its window, or close it into the history."""
+    if now_valid:
+        return new_seq, hist
+    if since is not None:
+        hist = (hist + ((kind, since, old_seq),))[-HISTORY:]
+    return None, hist
 
 
 def _saw_match(windows: tuple, kinds: tuple[str, ...], seen: int) -> bool:
