@@ -12,8 +12,9 @@ def home(request):
 
 def rules(request):
     sections = list(RulesSection.objects.all())
+    by_section = walkthroughs.walkthroughs_by_section()
     for section in sections:
-        section.walkthroughs = walkthroughs.walkthroughs_for_section(section.slug)
+        section.walkthroughs = by_section.get(section.slug, [])
     return render(request, "games/rules.html", {"sections": sections})
 
 

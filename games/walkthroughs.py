@@ -72,13 +72,14 @@ def summaries() -> list[WalkthroughSummary]:
     ]
 
 
-def walkthroughs_for_section(section_slug: str) -> list[WalkthroughSummary]:
+def walkthroughs_by_section() -> dict[str, list[WalkthroughSummary]]:
+    """Rules section anchor -> the walkthroughs that show one of its clauses."""
     mapping = clause_sections()
-    return [
-        w
-        for w in summaries()
-        if any(mapping.get(c) == section_slug for c in w.clauses)
-    ]  # fmt: skip
+    by_section: dict[str, list[WalkthroughSummary]] = {}
+    for w in summaries():
+        for section in dict.fromkeys(mapping[c] for c in w.clauses if c in mapping):
+            by_section.setdefault(section, []).append(w)
+    return by_section
 
 
 def card_data(card: Card | None) -> dict | None:
