@@ -31,7 +31,8 @@ __all__ = ["Game", "Record", "final_state", "record_start", "replay", "start_sta
 class Record:
     """A replayable game. Either a dealt game (``deck`` = the dealt order, top first, and
     ``dealer``) or a game from explicit piles (``face_down`` not None; piles bottom to
-    top, as in :func:`~games.engine.state.from_piles`)."""
+    top, as in :func:`~games.engine.state.from_piles`, with ``to_play`` and
+    ``last_turned``, the player who turned the last card before the position, R20 D)."""
 
     players: int
     options: Options
@@ -42,6 +43,7 @@ class Record:
     face_up: tuple[tuple[Card, ...], ...] | None = None
     pot: tuple[Card, ...] = ()
     to_play: int = 0
+    last_turned: int | None = None
 
     def with_actions(self, actions: tuple[Action, ...]) -> Record:
         """The same start with ``actions``."""
@@ -55,6 +57,7 @@ class Record:
             self.face_up,
             self.pot,
             self.to_play,
+            self.last_turned,
         )
 
 
@@ -75,6 +78,7 @@ def record_start(state: GameState) -> Record:
         state.face_up,
         state.pot,
         state.to_play,
+        state.last_turned,
     )
 
 
@@ -82,7 +86,12 @@ def start_state(record: Record) -> GameState:
     """The start position of ``record``."""
     if record.face_down is not None:
         return from_piles(
-            record.face_down, record.face_up, record.pot, record.to_play, record.options
+            record.face_down,
+            record.face_up,
+            record.pot,
+            record.to_play,
+            record.options,
+            record.last_turned,
         )
     assert record.dealer is not None
     return deal(record.players, record.deck, record.dealer, record.options)

@@ -13,15 +13,15 @@ tie window of 0 (or the index card, R12) a race opens and is resolved in the sam
 so no ``CloseRace`` is needed.
 
 >>> from games.engine import from_piles, CallSnap, CloseRace
->>> s = from_piles([["2S", "3S"], ["4S", "3H"]], [["9C"], ["9D"]])
+>>> s = from_piles([["2S", "3S"], ["4S", "3H"]], [["9C"], ["9D"]])  # seat 1 turned last
 >>> step = apply(s, CallSnap(seat=1, at_ms=100))
 >>> [e.code for e in step.events], step.state.race.closes_at_ms
 (['race_opened'], 250)
 >>> step = apply(step.state, CloseRace(at_ms=250))
 >>> step.events[0]
-PilesWon(winner=1, piles=(0, 1), cards=2, with_pot=False, pot_cards=0)
+PilesWon(winner=1, piles=(1, 0), cards=2, with_pot=False, pot_cards=0)
 >>> [c.code for c in step.state.face_down[1]]  # won piles go under (R22)
-['9D', '9C', '4S', '3H']
+['9C', '9D', '4S', '3H']
 """
 
 from __future__ import annotations
@@ -326,8 +326,9 @@ def _call(
 def _wrong_call(s: GameState, seat: int, at: int, kind: str, base: GameState, pre: tuple) -> Step:
     n = s.players
     last = s.last_turned
-    # R13: to the player who has just played; R14: on his own turn (or before anyone
-    # has played, D), to the player on his right.
+    # R13: to the player who has just played; R14: on his own turn (or, in a game just
+    # dealt, before anyone has turned a card, D), to the player on his right. A position
+    # set up mid-game always knows who turned last (R20 D).
     to = last if last is not None and last != seat else (seat - 1) % n
     fd = s.face_down[seat]
     fu = s.face_up[seat]

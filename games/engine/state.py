@@ -7,6 +7,9 @@ Index conventions (used everywhere in the engine):
 - Every pile (``face_down[s]``, ``face_up[s]``, ``pot``) is a tuple listed **bottom to
   top**: index 0 is the bottom card, index -1 the top card.
 - A deck order (``deck``) is listed **top to bottom** (R20): ``deck[0]`` is dealt first.
+- ``last_turned`` is the seat that turned the last card. Only a freshly dealt game has
+  None (R14's "before anyone has turned a card"); a position set up with
+  :func:`from_piles` always has one (R20 D).
 """
 
 from __future__ import annotations
@@ -153,9 +156,9 @@ class GameState:
     def valid_calls(self) -> ValidCalls:
         """Which calls are valid now and for which piles (R8, R10, R11).
 
-        >>> s = from_piles([["2S"], ["3S"]], [["5H"], ["5D"]])
+        >>> s = from_piles([["2S"], ["3S"]], [["5H"], ["5D"]])  # seat 1 turned last
         >>> s.valid_calls()
-        ValidCalls(snap=(0, 1), snap_pot=())
+        ValidCalls(snap=(1, 0), snap_pot=())
         """
         return self.valid_now
 
@@ -347,9 +350,9 @@ def _start_state(
     face_up: tuple[tuple[Card, ...], ...],
     pot: tuple[Card, ...],
     to_play: int,
+    last_turned: int | None,
 ) -> GameState:
-    to_play = _next_with_cards(face_down, face_up, to_play)
-    valid = compute_valid(face_up, pot, None, to_play, options.missed_match_callable)
+    valid = compute_valid(face_up, pot, last_turned, to_play, options.missed_match_callable)
     windows = (0 if valid.snap else None, 0 if valid.snap_pot else None, ())
     having = [s for s in range(players) if face_down[s] or face_up[s]]
     over = len(having) <= 1
@@ -366,7 +369,7 @@ def _start_state(
         face_up=face_up,
         pot=pot,
         to_play=to_play,
-        last_turned=None,
+        last_turned=last_turned,
         race=None,
         seq=0,
         turns=0,
@@ -410,7 +413,7 @@ def deal(
         piles[(first + i) % players].append(card)  # laid on top: appended
     empty: tuple[tuple[Card, ...], ...] = tuple(() for _ in range(players))
     return _start_state(
-        players, options, dealer, cards, tuple(tuple(p) for p in piles), empty, (), first
+        players, options, dealer, cards, tuple(tuple(p) for p in piles), empty, (), first, None
     )
 
 
@@ -431,21 +434,49 @@ def new_game(players: int, rng: random.Random, options: Options = DEFAULT_OPTION
     return deal(players, deck, dealer, options)
 
 
+def _previous_with_cards(face_down, face_up, seat: int) -> int:
+    """First seat counter-clockwise from ``seat``'s right that has cards (R20 D): the
+    player who turned the last card when a position does not say. ``seat``'s right
+    itself when nobody else has cards."""
+    n = len(face_down)
+    for i in range(1, n):
+        s = (seat - i) % n
+        if face_down[s] or face_up[s]:
+            return s
+    return (seat - 1) % n
+
+
 def from_piles(
     face_down: Sequence[Sequence[Card | str]],
     face_up: Sequence[Sequence[Card | str]] | None = None,
     pot: Sequence[Card | str] = (),
     to_play: int = 0,
     options: Options = DEFAULT_OPTIONS,
+    last_turned: int | None = None,
 ) -> GameState:
-    """A position with explicit piles (for walkthroughs): one face-down pile per seat,
-    optional face-up piles and pot. Every pile is listed **bottom to top** (the last card
-    listed is the top). Cards may be Card objects or codes. Any subset of the deck is
-    allowed (no card twice). There is no dealer and nobody has turned a card yet.
+    """A position set up in the middle of a game (walkthroughs, tests, lessons): one
+    face-down pile per seat, optional face-up piles and pot. Every pile is listed
+    **bottom to top** (the last card listed is the top). Cards may be Card objects or
+    codes. Any subset of the deck is allowed (no card twice). There is no dealer.
+
+    ``to_play`` is the player to play; if he has no cards, the next player with cards
+    (R16). ``last_turned`` is the player who turned the last card (R20 D); penalties
+    (R13, R14) and the order of won piles (R22) follow it. When not named it is the
+    player on the right of the player to play, skipping players who are out. It may
+    name a player who is out (he turned his last card and has lost it since; a penalty
+    brings him back, R23), but it must agree with ``to_play``: the player to play is
+    the first player with cards on ``last_turned``'s left, as in any game. Only a
+    freshly dealt game (:func:`deal`) has ``last_turned`` None.
 
     >>> s = from_piles([["2S", "KH"], ["3S"]], [[], ["9D"]])
     >>> s.top_face_up(1).code, s.face_down[0][-1].code, s.card_total()
     ('9D', 'KH', 4)
+    >>> s.to_play, s.last_turned
+    (0, 1)
+    >>> from_piles([["2S"], ["3S"], ["4S"]], to_play=0, last_turned=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: last_turned=1 disagrees with to_play=0: after seat 1 turns, seat 2 plays
     """
     n = len(face_down)
     _check_players(n)
@@ -458,10 +489,25 @@ def from_piles(
         fu = tuple(tuple(_as_card(c) for c in p) for p in face_up)
     pt = tuple(_as_card(c) for c in pot)
     if type(to_play) is not int or not 0 <= to_play < n:
-        raise ValueError(f"to_play must be a seat from 0 to {n - 1}")
+        raise ValueError(f"to_play must be a seat from 0 to {n - 1}, not {to_play!r}")
+    if last_turned is not None and (type(last_turned) is not int or not 0 <= last_turned < n):
+        raise ValueError(
+            f"last_turned must be None or a seat from 0 to {n - 1}, not {last_turned!r}"
+        )
     if not isinstance(options, Options):
         raise ValueError("options must be an Options")
     cards = [c for p in fd for c in p] + [c for p in fu for c in p] + list(pt)
     if len(set(cards)) != len(cards):
         raise ValueError("a card appears more than once")
-    return _start_state(n, options, None, (), fd, fu, pt, to_play)
+    to_play = _next_with_cards(fd, fu, to_play)
+    having = sum(1 for s in range(n) if fd[s] or fu[s])
+    if last_turned is None:
+        last_turned = _previous_with_cards(fd, fu, to_play)
+    elif having > 1:
+        expected = _next_with_cards(fd, fu, (last_turned + 1) % n)
+        if expected != to_play:
+            raise ValueError(
+                f"last_turned={last_turned} disagrees with to_play={to_play}: "
+                f"after seat {last_turned} turns, seat {expected} plays"
+            )
+    return _start_state(n, options, None, (), fd, fu, pt, to_play, last_turned)

@@ -111,6 +111,7 @@ class Scenario:
     face_up: tuple[tuple[str, ...], ...]
     pot: tuple[str, ...]
     to_play: int
+    last_turned: int | None  # who turned the last card before the position (R20 D)
     deck: tuple[str, ...]
     dealer: int | None
     steps: tuple[ScenarioStep, ...]

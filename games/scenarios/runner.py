@@ -62,6 +62,7 @@ def start_state(scenario: Scenario) -> GameState:
         list(scenario.pot),
         scenario.to_play,
         scenario.options,
+        last_turned=scenario.last_turned,
     )
 
 

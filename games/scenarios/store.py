@@ -19,6 +19,20 @@ def _cards(value) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _last_turned(setup: dict, name: str) -> int | None:
+    """``last_turned = N`` in ``[setup]``: who turned the last card before a position set
+    up mid-game (R20 D). Absent: the engine names the player on the right of the player
+    to play. A dealt game has nobody (nobody has turned a card yet)."""
+    value = setup.get("last_turned")
+    if value is None:
+        return None
+    if type(value) is not int:
+        raise ScenarioError(f"{name}: last_turned must be a seat number, not {value!r}")
+    if "deck" in setup:
+        raise ScenarioError(f"{name}: a dealt game has no last_turned (nobody has turned yet)")
+    return value
+
+
 def parse_scenario(raw: dict, name: str = "scenario") -> Scenario:
     try:
         players = int(raw["players"])
@@ -48,6 +62,7 @@ def parse_scenario(raw: dict, name: str = "scenario") -> Scenario:
             face_up=tuple(_cards(p) for p in setup.get("face_up", ())),
             pot=_cards(setup.get("pot", ())),
             to_play=int(setup.get("to_play", 0)),
+            last_turned=_last_turned(setup, name),
             deck=_cards(setup.get("deck", ())),
             dealer=setup.get("dealer"),
             steps=tuple(steps),

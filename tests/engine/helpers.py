@@ -19,15 +19,18 @@ def table(
     face_up: list[str] | None = None,
     pot: str = "",
     to_play: int = 0,
+    last_turned: int | None = None,
     **options,
 ) -> GameState:
-    """A position from pile strings (each bottom to top)."""
+    """A position from pile strings (each bottom to top); ``last_turned`` None lets
+    :func:`from_piles` name the player on the right of the player to play (R20 D)."""
     return from_piles(
         [cards(p) for p in face_down],
         [cards(p) for p in face_up] if face_up is not None else None,
         cards(pot),
         to_play,
         Options(**options),
+        last_turned=last_turned,
     )
 
 

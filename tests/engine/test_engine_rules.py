@@ -73,7 +73,7 @@ def test_r2_one_deck_of_52_cards_13_ranks_in_4_suits():
 def test_r2_cards_match_on_rank_and_suits_do_not_matter():
     assert Card.parse("5H").matches(Card.parse("5D"))
     assert not Card.parse("5H").matches(Card.parse("6H"))
-    assert table(["2S", "3S"], ["5H", "5D"]).valid_calls().snap == (0, 1)
+    assert set(table(["2S", "3S"], ["5H", "5D"]).valid_calls().snap) == {0, 1}
     assert table(["2S", "3S"], ["5H", "6H"]).valid_calls().snap == ()
 
 
@@ -149,6 +149,81 @@ def test_r20_seats_are_clockwise_left_is_next_right_is_previous():
     assert events[-1] == WrongCall(0, "snap", 2, True)
 
 
+def test_r20_only_a_freshly_dealt_game_has_no_player_who_turned_last():
+    assert deal(3, full_deck(), dealer=0).last_turned is None
+    assert new_game(4, random.Random(2)).last_turned is None
+    assert apply(deal(3, full_deck(), dealer=0), TurnCard(1, 0)).state.last_turned == 1
+    assert table(["2S", "3S", "4S"], to_play=1).last_turned is not None
+
+
+def test_r20_position_without_last_turned_names_the_player_on_the_right_of_the_player_to_play():
+    assert table(["2S", "3S", "4S"], to_play=1).last_turned == 0
+    assert table(["2S", "3S", "4S"], to_play=0).last_turned == 2
+    assert table(["2S", "3S", "4S", "5S"], to_play=3).last_turned == 2
+
+
+def test_r20_position_without_last_turned_skips_players_who_are_out():
+    assert table(["2S", "", "", "5S"], to_play=3).last_turned == 0
+    # The player to play is out: play passes to seat 3, whose right (skipping 2) is 0.
+    assert table(["2S", "", "", "5S"], to_play=1).last_turned == 0
+
+
+def test_r20_wrong_call_mid_game_pays_the_player_who_turned_last():
+    state = table(["2S 3S", "4S 5D", "6S 7S"], ["KC", "QD", "JH"], to_play=1)
+    assert state.last_turned == 0
+    step = apply(state, CallSnap(2, 0))  # R13: seat 0 has just played, not seat 2's right
+    assert step.events == (WrongCall(2, "snap", 0, True),)
+    assert codes(step.state.face_down[0]) == "7S 2S 3S"
+
+
+def test_r20_wrong_call_by_the_player_who_turned_last_pays_his_right():
+    state = table(["2S 3S", "4S 5D", "6S 7S"], to_play=1, last_turned=0)
+    assert apply(state, CallSnap(0, 0)).events == (WrongCall(0, "snap", 2, True),)  # R14
+
+
+def test_r20_named_last_turned_is_kept_and_orders_won_piles():
+    state = table(["2S", "3S", "4S", "5S"], ["9C", "", "9D", "KH"], to_play=0, last_turned=3)
+    assert state.last_turned == 3
+    assert state.valid_calls().snap == (0, 2)  # R22: clockwise from seat 3
+    state, events = play(state, CallSnap(1, 0), CloseRace(150))
+    assert events[-1] == PilesWon(1, (0, 2), 2, False, 0)
+    assert codes(state.face_down[1]) == "9D 9C 3S"
+    state = table(["2S", "3S", "4S", "5S"], ["9C", "", "9D", "KH"], to_play=3, last_turned=2)
+    assert state.valid_calls().snap == (2, 0)
+
+
+def test_r20_an_out_player_may_be_named_as_the_one_who_turned_last():
+    state = table(["2S", "", "3S 4S"], to_play=2, last_turned=1)
+    assert state.last_turned == 1 and state.is_out(1) and state.to_play == 2
+
+
+@pytest.mark.parametrize("bad", [-1, 3, "1", 1.0, True])
+def test_r20_last_turned_must_be_a_seat(bad):
+    with pytest.raises(ValueError, match="last_turned must be"):
+        table(["2S", "3S", "4S"], to_play=0, last_turned=bad)
+
+
+@pytest.mark.parametrize("to_play, last_turned", [(0, 0), (0, 1), (2, 0)])
+def test_r20_last_turned_must_agree_with_the_player_to_play(to_play, last_turned):
+    with pytest.raises(ValueError, match="disagrees with to_play"):
+        table(["2S", "3S", "4S"], to_play=to_play, last_turned=last_turned)
+
+
+def test_r20_record_of_a_position_keeps_who_turned_last():
+    from games.engine import record_start, start_state
+
+    start = table(["2S", "", "3S 4S"], to_play=2, last_turned=1)
+    record = record_start(start).with_actions((CallSnap(2, 0),))
+    assert record.last_turned == 1 and start_state(record) == start
+    assert replayed_events(record)[0] == WrongCall(2, "snap", 1, True)
+
+
+def replayed_events(record):
+    from games.engine import replay
+
+    return [e for step in replay(record) for e in step.events]
+
+
 # -- R5 ---------------------------------------------------------------------------------
 
 
@@ -220,7 +295,7 @@ def test_r8_any_player_may_call_including_one_not_involved():
 
 def test_r8_default_missed_match_stays_callable_until_covered():
     state = table(["2S", "3S", "5S 6S"], ["9C", "9D", ""], to_play=2)
-    assert state.valid_calls().snap == (0, 1)
+    assert state.valid_calls().snap == (1, 0)  # R22 order from seat 1, who turned last
     state = apply(state, TurnCard(2, 0)).state  # seat 2 turns: the match is still there
     assert state.valid_calls().snap == (0, 1)
     state = apply(state, TurnCard(0, 10)).state  # seat 0 covers his 9C
@@ -444,9 +519,11 @@ def test_r14_default_penalty_card_goes_under_the_receivers_face_down_pile():
 
 
 def test_r14_default_wrong_call_before_anyone_turned_goes_to_the_right():
-    state = table(["2S 3S", "4S 5D", "6S 7S"], to_play=1)
-    step = apply(state, CallSnap(0, 0))
-    assert step.events == (WrongCall(0, "snap", 2, True),)
+    state = deal(3, full_deck(), dealer=2)  # just dealt: seat 0 plays first
+    assert state.last_turned is None
+    step = apply(state, CallSnap(2, 0))
+    assert step.events == (WrongCall(2, "snap", 1, True),)
+    assert step.state.face_down[1][0] == state.face_down[2][-1]
 
 
 def test_r14_default_several_wrong_calls_each_pay_one_card():
@@ -518,8 +595,9 @@ def test_r16_player_who_loses_his_last_cards_is_out():
 
 
 def test_r23_penalty_card_brings_an_out_player_back():
-    state = table(["2S", "", "3S 4S"], to_play=2)
-    step = apply(state, CallSnap(2, 0))  # nobody turned yet: to the right, seat 1
+    # Seat 1 turned the last card and has lost his pile since (R20 D: he may be named).
+    state = table(["2S", "", "3S 4S"], to_play=2, last_turned=1)
+    step = apply(state, CallSnap(2, 0))  # on seat 2's turn: R13, to seat 1
     assert step.events == (WrongCall(2, "snap", 1, True), PlayerBack(1))
     assert not step.state.is_out(1)
 
@@ -618,10 +696,11 @@ def test_r22_penalty_card_goes_under_the_receivers_face_down_pile():
 
 
 def test_option_missed_match_not_callable_only_the_card_just_turned_counts():
-    state = table(["2S", "3S", "5S 6S"], ["9C", "9D", ""], to_play=2,
+    # Seat 2 turned the 4H last; the 9s were matched earlier and missed.
+    state = table(["2S", "3S", "7S", "5S 6S"], ["9C", "9D", "4H", ""], to_play=3,
                   missed_match_callable=False)  # fmt: skip
-    assert not state.valid_calls()
-    state = apply(state, TurnCard(2, 0)).state
+    assert state.last_turned == 2 and not state.valid_calls()
+    state = apply(state, TurnCard(3, 0)).state
     assert not state.valid_calls()
     assert kinds(apply(state, CallSnap(0, 10)).events) == ["wrong_call"]
     state = table(["2S", "3S 9H", ""], ["9C", "", "9D"], to_play=1, missed_match_callable=False)

@@ -79,3 +79,67 @@ def test_the_stuck_pot_walkthrough_ends_with_cards_left_in_the_pot():
     assert final.over and final.winner == 0
     assert final.end_reason == "stuck_pot"
     assert len(final.pot) == 2
+
+
+def test_a_wrong_call_before_the_first_move_pays_the_player_who_turned_last():
+    scenario = by_slug("wrong-call")
+    assert scenario.last_turned == 2
+    played = play_scenario(scenario)
+    assert played.start.last_turned == 2 and played.start.to_play == 0
+    branch = played.steps[0].branches["snap"]  # the learner (seat 1) calls at once
+    assert [e.code for e in branch.events] == ["wrong_call"]
+    assert branch.events[0].penalty_to == 2  # Chloe has just played (R13, R20)
+    assert branch.clause == "R13"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.slug)
+def test_every_position_set_up_mid_game_says_who_turned_last(scenario):
+    played = play_scenario(scenario)
+    if scenario.deck:
+        assert scenario.last_turned is None and played.start.last_turned is None
+    else:
+        assert scenario.last_turned is not None
+        assert played.start.last_turned == scenario.last_turned
+
+
+def _raw(**setup):
+    return {
+        "slug": "x",
+        "order": 99,
+        "clauses": ["R13"],
+        "players": 3,
+        "learner": 1,
+        "setup": {"face_down": [["2S"], ["3S"], ["4S"]], "to_play": 0, **setup},
+        "step": [{"say": "wrong_call.start"}],
+    }
+
+
+def test_last_turned_in_a_scenario_file_reaches_the_engine():
+    from games.scenarios.runner import start_state
+    from games.scenarios.store import parse_scenario
+
+    assert start_state(parse_scenario(_raw())).last_turned == 2  # the engine's default
+    assert parse_scenario(_raw(last_turned=2)).last_turned == 2
+
+
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        ({"last_turned": "2"}, "last_turned must be a seat number"),
+        ({"last_turned": 1.0}, "last_turned must be a seat number"),
+        ({"last_turned": 1, "deck": "AS"}, "a dealt game has no last_turned"),
+    ],
+)
+def test_a_bad_last_turned_in_a_scenario_file_is_refused(setup, message):
+    from games.scenarios.store import parse_scenario
+
+    with pytest.raises(ScenarioError, match=message):
+        parse_scenario(_raw(**setup))
+
+
+@pytest.mark.parametrize("seat", [3, 1])
+def test_a_last_turned_the_engine_refuses_is_a_bad_setup(seat):
+    from games.scenarios.store import parse_scenario
+
+    with pytest.raises(ScenarioError, match="bad setup: last_turned"):
+        play_scenario(parse_scenario(_raw(last_turned=seat)))
