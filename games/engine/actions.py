@@ -3,9 +3,12 @@
 Every action carries ``at_ms``, the server receive time in milliseconds; the engine
 never reads a clock. Times must not go backwards (else ``Rejected("bad_time")``).
 
-A call carries ``seen``: the number (``seq``) of the last event its player had seen,
-or None for "up to date". It is how a call made on a match that has since been
-resolved is judged "too late" rather than "wrong" (R9).
+A call carries ``seen``: the number (``seq``) of the last event its player had seen.
+It is how a call made on a match that has since been resolved or covered is judged
+"too late" rather than "wrong" (R9): a call made while its player was looking at a
+valid match of the called kind is never punished, however many cards have been turned
+since. ``seen=None``: the call is taken as sent just before the last race was closed
+when no card has been turned since that race; otherwise as sent when it arrives.
 """
 
 from __future__ import annotations

@@ -131,8 +131,10 @@ class WrongCall(Event):
 
 @dataclass(frozen=True, slots=True)
 class TooLate(Event):
-    """``seat``'s call was made on a valid match whose race had already been resolved (or
-    covered), or lost to an earlier valid call of the other word: no penalty (R9)."""
+    """``seat``'s call was made while he was looking at a valid match of the called kind
+    that has since been resolved or covered (judged by the call's ``seen``; without it,
+    as sent just before the last race closed if no card has been turned since), or lost
+    to an earlier valid call of the other word: no penalty (R9)."""
 
     seat: int
     kind: str

@@ -12,6 +12,13 @@ came first) and is then judged; if it is then rejected, nothing at all changes. 
 tie window of 0 (or the index card, R12) a race opens and is resolved in the same step,
 so no ``CloseRace`` is needed.
 
+Too late, not wrong (R9 D): a call that is not valid now is ``TooLate`` (no penalty) when
+its player was looking at a valid match of the called kind (any word with
+``either_word_counts``) at the event it says it had ``seen``, however long ago. A call
+without ``seen`` is judged as seen just before the last race was closed (by
+``CloseRace``, by the engine, or at once with a tie window of 0) while no card has been
+turned since; otherwise it is judged as sent when it arrives: a wrong call (R13, R14).
+
 >>> from games.engine import from_piles, CallSnap, CloseRace
 >>> s = from_piles([["2S", "3S"], ["4S", "3H"]], [["9C"], ["9D"]])  # seat 1 turned last
 >>> step = apply(s, CallSnap(seat=1, at_ms=100))
@@ -45,7 +52,7 @@ from .events import (
     TooLate,
     WrongCall,
 )
-from .state import HISTORY, GameState, Race, ValidCalls, build_state, compute_valid, evolve
+from .state import GameState, Race, ValidCalls, build_state, compute_valid, evolve
 
 __all__ = ["Step", "apply"]
 
@@ -192,6 +199,8 @@ def _turn(s: GameState, seat: int, at: int, base: GameState, pre: tuple) -> Step
     valid = compute_valid(face_up, s.pot, seat, nxt, opts.missed_match_callable)
     seq = base.seq + len(events)
     windows = _track(s.windows, s.valid_now, valid, s.seq, seq)
+    if windows[4] is not None:  # a card is turned: no longer "just after a race" (R9)
+        windows = windows[:4] + (None,)
     new = build_state(
         s.players,
         opts,
@@ -242,35 +251,46 @@ def _turn_limit(s: GameState, at: int, base: GameState, pre: tuple) -> Step:
 
 # -- "too late" bookkeeping (R9) --------------------------------------------------------
 def _track(windows: tuple, old: ValidCalls, new: ValidCalls, old_seq: int, new_seq: int):
-    """Update the record of when each kind of call was valid.
+    """Update the record of when each kind of call was valid (see ``state.NO_WINDOWS``).
 
     A call kind that becomes valid after a step ending at event ``new_seq`` is visible to
     a player who has seen that event; one that stops being valid in a step starting after
     ``old_seq`` was last visible at ``old_seq``.
     """
-    snap_since, pot_since, hist = windows
+    snap_since, pot_since, snap_seen, pot_seen, closed_at = windows
     changed = False
     if bool(old.snap) != bool(new.snap):
         changed = True
-        snap_since, hist = _toggle(SNAP, snap_since, bool(new.snap), hist, old_seq, new_seq)
+        if new.snap:
+            snap_since = new_seq
+        else:
+            snap_seen |= _span(snap_since, old_seq)
+            snap_since = None
     if bool(old.snap_pot) != bool(new.snap_pot):
         changed = True
-        pot_since, hist = _toggle(SNAP_POT, pot_since, bool(new.snap_pot), hist, old_seq, new_seq)
-    return (snap_since, pot_since, hist) if changed else windows
+        if new.snap_pot:
+            pot_since = new_seq
+        else:
+            pot_seen |= _span(pot_since, old_seq)
+            pot_since = None
+    if not changed:
+        return windows
+    return (snap_since, pot_since, snap_seen, pot_seen, closed_at)
 
 
-def _toggle(kind: str, since, now_valid: bool, hist: tuple, old_seq: int, new_seq: int):
-    """One word's validity changed: open its window, or close it into the history."""
-    if now_valid:
-        return new_seq, hist
-    if since is not None:
-        hist = (hist + ((kind, since, old_seq),))[-HISTORY:]
-    return None, hist
+def _span(first: int | None, last: int) -> int:
+    """The bits ``first`` .. ``last`` (inclusive) set; none when ``first`` is None."""
+    if first is None or first > last:
+        return 0
+    return ((1 << (last - first + 1)) - 1) << first
 
 
 def _saw_match(windows: tuple, kinds: tuple[str, ...], seen: int) -> bool:
-    for kind, first, last in windows[2]:
-        if kind in kinds and first <= seen <= last:
+    """Was a valid call of one of ``kinds`` showing to a player who had seen ``seen``?"""
+    snap_since, pot_since, snap_seen, pot_seen, _ = windows
+    for kind in kinds:
+        since, bits = (snap_since, snap_seen) if kind == SNAP else (pot_since, pot_seen)
+        if (bits >> seen) & 1 or (since is not None and seen >= since):
             return True
     return False
 
@@ -316,6 +336,10 @@ def _call(
                 return Step(done.state, events + done.events)
             return Step(new, events)
     kinds = (SNAP, SNAP_POT) if opts.either_word_counts else (kind,)
+    if seen is None:
+        # R9 (D): without a number, a call is taken as sent just before the last race
+        # was closed while no card has been turned since; otherwise as sent now.
+        seen = s.windows[4]
     if seen is not None and _saw_match(s.windows, kinds, seen):
         events = pre + (TooLate(seat, kind),)
         new = _evolve(s, {"seq": base.seq + len(events), "clock_ms": at})
@@ -361,10 +385,11 @@ def _close(s: GameState, at: int) -> Step:
     assert race is not None
     kind = race.kind
     piles = s.valid_now.piles(kind)
+    closed_at = s.windows[:4] + (s.seq,)  # a call without a number is taken as sent now
     if not piles:
         events: tuple = (RaceCancelled(kind),)
-        new = _evolve(s, {"race": None, "seq": s.seq + 1, "clock_ms": at})
-        return Step(new, events)
+        changes = {"race": None, "seq": s.seq + 1, "clock_ms": at, "windows": closed_at}
+        return Step(_evolve(s, changes), events)
     face_up = list(s.face_up)
     won = [face_up[p] for p in piles]
     for p in piles:
@@ -389,7 +414,8 @@ def _close(s: GameState, at: int) -> Step:
         for pile in won:
             pot = pot + pile
         ev = TieToPot(kind, race.callers, piles, pot[-1], len(pot))
-    return _settle(s, s, face_down, tuple(face_up), pot, None, at, (ev,))
+    closing = _evolve(s, {"windows": closed_at})
+    return _settle(closing, closing, face_down, tuple(face_up), pot, None, at, (ev,))
 
 
 def _settle(

@@ -90,10 +90,19 @@ class Counts:
 
 
 NO_CALLS = ValidCalls()
-#: (snap valid since seq | None, snap pot valid since seq | None, recent windows)
-#: a recent window is (kind, first seq it was visible, last seq it was visible).
-NO_WINDOWS: tuple = (None, None, ())
-HISTORY = 8
+#: What tells "too late" from "wrong" (R9), as ``windows``:
+#: ``(snap_since, pot_since, snap_seen, pot_seen, closed_at)``.
+#:
+#: - ``snap_since`` / ``pot_since``: the seq from which the call has been valid, while it
+#:   is valid now (else None);
+#: - ``snap_seen`` / ``pot_seen``: an int used as a bit set over the whole game: bit ``i``
+#:   is set when a valid match of that kind was showing to a player who had seen event
+#:   ``i`` and no later one (closed windows only; the open one is ``*_since``). A bit set
+#:   costs one bit per event (a 1,500-turn game: ~300 bytes a kind), copies fast, is
+#:   immutable, and answers "was he looking at a match?" in one shift, however long ago;
+#: - ``closed_at``: the seq just before the last race was closed, while no card has been
+#:   turned since (else None): a call without ``seen`` is taken as sent then.
+NO_WINDOWS: tuple = (None, None, 0, 0, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +114,7 @@ class GameState:
     full game (empty for a game made with :func:`from_piles`). ``seq`` is the number of
     events emitted so far; ``turns`` the number of cards turned; ``clock_ms`` the time
     of the last accepted action. ``valid_now`` caches :meth:`valid_calls`; ``windows``
-    keeps what is needed to tell "too late" from "wrong" (R9).
+    keeps what is needed to tell "too late" from "wrong" (R9, see ``NO_WINDOWS``).
 
     >>> s = deal(2, full_deck(), dealer=1)
     >>> s.to_play, s.counts(0), s.top_face_up(0), s.over
@@ -353,7 +362,7 @@ def _start_state(
     last_turned: int | None,
 ) -> GameState:
     valid = compute_valid(face_up, pot, last_turned, to_play, options.missed_match_callable)
-    windows = (0 if valid.snap else None, 0 if valid.snap_pot else None, ())
+    windows = (0 if valid.snap else None, 0 if valid.snap_pot else None, 0, 0, None)
     having = [s for s in range(players) if face_down[s] or face_up[s]]
     over = len(having) <= 1
     winner = having[0] if len(having) == 1 else None

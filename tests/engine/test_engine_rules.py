@@ -399,11 +399,93 @@ def test_r9_default_call_on_a_covered_missed_match_is_too_late_not_wrong():
     assert kinds(apply(state, CallSnap(1, 20, seen=2)).events) == ["wrong_call"]
 
 
-def test_r9_default_up_to_date_call_after_the_race_is_wrong():
+def test_r9_default_call_that_had_seen_the_race_close_is_wrong():
     state, _ = play(_match_for_seat_2_to_call(), TurnCard(1, 0), CallSnap(2, 100))
     state, _ = play(state, CloseRace(250))
-    assert kinds(apply(state, CallSnap(0, 300)).events) == ["wrong_call"]
-    assert kinds(apply(state, CallSnap(0, 300, seen=state.seq)).events) == ["wrong_call"]
+    step = apply(state, CallSnap(0, 300, seen=state.seq))
+    assert step.events == (WrongCall(0, "snap", 1, True),)
+
+
+def _race_closed_by(how: str):
+    """Seat 1 turns 9D onto seat 0's 9C; seat 2 calls and wins; the race is closed by
+    ``CloseRace``, by the engine itself (a later action), or at once (tie window 0)."""
+    window = 0 if how == "window_0" else 150
+    state = table(["2S 3S", "4S 9D", "6S 7S"], ["9C", "", ""], to_play=1, tie_window_ms=window)
+    state, _ = play(state, TurnCard(1, 0), CallSnap(2, 100))
+    if how == "close_race":
+        state, _ = play(state, CloseRace(250))
+    return state
+
+
+@pytest.mark.parametrize("how", ["close_race", "window_0"])
+def test_r9_call_without_seen_after_close_race_with_no_card_turned_since_is_too_late(how):
+    state = _race_closed_by(how)
+    assert state.race is None and state.face_up[0] == ()
+    step = apply(state, CallSnap(0, 400))
+    assert step.events == (TooLate(0, "snap"),)
+    assert step.state.face_down == state.face_down and step.state.face_up == state.face_up
+    # ... and so is the next one: still no card turned since that race.
+    assert apply(step.state, CallSnap(1, 410)).events == (TooLate(1, "snap"),)
+
+
+def test_r9_call_without_seen_that_makes_the_engine_close_the_race_is_too_late():
+    state = _race_closed_by("engine")
+    assert state.race is not None
+    step = apply(state, CallSnapPot(0, 400))  # no pot: a wrong word, judged after the close
+    assert kinds(step.events) == ["piles_won", "wrong_call"]
+    step = apply(state, CallSnap(0, 400))  # after the window: the engine closes it first
+    assert step.events[1:] == (TooLate(0, "snap"),) and step.state.total(0) == 2
+
+
+def test_r9_call_without_seen_of_a_word_that_was_not_valid_before_the_close_is_wrong():
+    state = _race_closed_by("close_race")
+    assert kinds(apply(state, CallSnapPot(0, 400)).events) == ["wrong_call"]
+
+
+def test_r9_call_without_seen_after_a_card_is_turned_since_the_race_is_wrong():
+    state = _race_closed_by("close_race")
+    state = apply(state, TurnCard(2, 400)).state  # nothing matches the 7S
+    assert not state.valid_calls()
+    step = apply(state, CallSnap(0, 500))
+    assert step.events == (WrongCall(0, "snap", 2, True),)
+    # A player who says he saw the 9D (event 1) is still honoured: too late.
+    assert apply(state, CallSnap(0, 500, seen=1)).events == (TooLate(0, "snap"),)
+
+
+def test_r9_call_without_seen_after_a_cancelled_race_is_wrong():
+    # A penalty takes the last card of a matching pile while the race is open.
+    state = table(["", "4S 9D", "6S 7S"], ["9C", "", ""], to_play=1)
+    state, events = play(state, TurnCard(1, 0), CallSnap(2, 10), CallSnapPot(0, 20))
+    state, events = play(state, CloseRace(160), CallSnap(2, 200))
+    assert kinds(events) == ["race_cancelled", "wrong_call"]
+
+
+def test_r9_seen_is_honoured_after_many_match_windows():
+    # Seat 0 turns spades then clubs, seat 1 hearts then diamonds, rank by rank: every
+    # card seat 1 turns makes a match that nobody calls, and seat 0's next card covers
+    # it (R8 D). 26 match windows open and close.
+    ranks = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    zero = [f"{r}{suit}" for suit in "SC" for r in ranks]
+    one = [f"{r}{suit}" for suit in "HD" for r in ranks]
+    state = table([" ".join(reversed(zero)), " ".join(reversed(one))], to_play=0)
+    match_seen = []  # the seq a player has seen while each match was showing
+    t = 0
+    while state.turns < 53:  # the 53rd card: seat 0 turns his pile over, AS covers KC
+        state = apply(state, TurnCard(state.to_play, t)).state
+        t += 10
+        if state.valid_calls():
+            match_seen.append(state.seq)
+    assert len(match_seen) == 26 and not state.valid_calls()
+    first = match_seen[0]  # he had seen the AH turned onto the AS
+    assert apply(state, CallSnap(0, t, seen=first)).events == (TooLate(0, "snap"),)
+    for seen in match_seen:
+        assert apply(state, CallSnap(1, t, seen=seen)).events == (TooLate(1, "snap"),)
+    # Between the matches (a card covered the last one) nothing matched: wrong.
+    assert apply(state, CallSnap(0, t, seen=first - 1)).events == (WrongCall(0, "snap", 1, True),)
+    assert kinds(apply(state, CallSnap(0, t, seen=first + 1)).events) == ["wrong_call"]
+    assert kinds(apply(state, CallSnap(0, t, seen=state.seq)).events) == ["wrong_call"]
+    # A match of the other word was never showing: "Snap Pot!" is wrong whatever he saw.
+    assert kinds(apply(state, CallSnapPot(0, t, seen=first)).events) == ["wrong_call"]
 
 
 # -- R10 / R11 --------------------------------------------------------------------------
