@@ -20,8 +20,12 @@ class Options:
       real match is showing (for young children).
     - ``missed_match_callable`` (R8 default True): a match stays callable until one of
       its piles is covered. When False only a match with the card just turned counts.
-    - ``turn_limit`` (R19, default None = off): when a player would turn card number
-      ``turn_limit + 1``, the game ends and the player(s) with most cards win.
+    - ``turn_limit`` (R19, default None = off): once ``turn_limit`` cards have been
+      turned, the game ends as soon as nothing more can come of the last of them: at
+      once if it leaves nothing to call; after the race it opens if someone calls (or
+      when a penalty removes the match); at the latest when the next card would be
+      turned (that card is not turned). The most cards win; only those tied for the
+      most share the win.
     - ``penalty_from_face_up_when_empty`` (R14 default True): a wrong caller with an
       empty face-down pile pays the bottom card of his face-up pile; when False he
       pays nothing.

@@ -19,6 +19,10 @@ without ``seen`` is judged as seen just before the last race was closed (by
 ``CloseRace``, by the engine, or at once with a tie window of 0) while no card has been
 turned since; otherwise it is judged as sent when it arrives: a wrong call (R13, R14).
 
+Turn limit (R19 D): once ``turn_limit`` cards have been turned, a step that leaves no
+race open and nothing to call ends the game (``GameOver(reason="turn_limit")``); a
+``TurnCard`` for the next card ends it instead of turning.
+
 >>> from games.engine import from_piles, CallSnap, CloseRace
 >>> s = from_piles([["2S", "3S"], ["4S", "3H"]], [["9C"], ["9D"]])  # seat 1 turned last
 >>> step = apply(s, CallSnap(seat=1, at_ms=100))
@@ -223,22 +227,38 @@ def _turn(s: GameState, seat: int, at: int, base: GameState, pre: tuple) -> Step
         valid,
         windows,
     )
+    if limit is not None and new.turns >= limit and not valid:
+        return _end_at_limit(new, events)  # R19 (D): the N-th card leaves nothing to call
     return Step(new, events)
 
 
 def _turn_limit(s: GameState, at: int, base: GameState, pre: tuple) -> Step:
+    """R19 (D) at the latest: a card would be turned after the N-th."""
+    return _end_at_limit(_evolve(s, {"race": None, "clock_ms": at}), pre)
+
+
+def _limit_reached(step: Step) -> Step:
+    """R19 (D): once N cards have been turned, the game ends as soon as nothing more can
+    come of the N-th card: when no race is open and nothing is left to call."""
+    s = step.state
+    limit = s.options.turn_limit
+    if limit is None or s.turns < limit or s.over or s.race is not None or s.valid_now:
+        return step
+    return _end_at_limit(s, step.events)
+
+
+def _end_at_limit(s: GameState, events: tuple) -> Step:
+    """End ``s`` at the turn limit: the most cards win; only those tied for the most
+    share the win (R19 D)."""
     totals = [len(s.face_down[i]) + len(s.face_up[i]) for i in range(s.players)]
     best = max(totals)
     winners = tuple(i for i in range(s.players) if totals[i] == best)
     winner = winners[0] if len(winners) == 1 else None
-    ev = GameOver(winner, winner is None, "turn_limit", winners)
-    events = pre + (ev,)
+    events = events + (GameOver(winner, winner is None, "turn_limit", winners),)
     new = _evolve(
         s,
         {
-            "race": None,
-            "seq": base.seq + len(events),
-            "clock_ms": at,
+            "seq": s.seq + 1,
             "winner": winner,
             "winners": winners,
             "over": True,
@@ -375,7 +395,8 @@ def _wrong_call(s: GameState, seat: int, at: int, kind: str, base: GameState, pr
     fds = list(face_down)
     fds[seat] = fd
     fds[to] = (card,) + fds[to]  # under the receiver's face-down pile (R14 D, R22)
-    return _settle(s, base, tuple(fds), face_up, s.pot, s.race, at, events)
+    # R19 (D): a penalty may take the last card of a pile that matched the N-th card.
+    return _limit_reached(_settle(s, base, tuple(fds), face_up, s.pot, s.race, at, events))
 
 
 # -- resolving a race -------------------------------------------------------------------
@@ -389,7 +410,7 @@ def _close(s: GameState, at: int) -> Step:
     if not piles:
         events: tuple = (RaceCancelled(kind),)
         changes = {"race": None, "seq": s.seq + 1, "clock_ms": at, "windows": closed_at}
-        return Step(_evolve(s, changes), events)
+        return _limit_reached(Step(_evolve(s, changes), events))
     face_up = list(s.face_up)
     won = [face_up[p] for p in piles]
     for p in piles:
@@ -415,7 +436,8 @@ def _close(s: GameState, at: int) -> Step:
             pot = pot + pile
         ev = TieToPot(kind, race.callers, piles, pot[-1], len(pot))
     closing = _evolve(s, {"windows": closed_at})
-    return _settle(closing, closing, face_down, tuple(face_up), pot, None, at, (ev,))
+    step = _settle(closing, closing, face_down, tuple(face_up), pot, None, at, (ev,))
+    return _limit_reached(step)  # R19 (D): after the race of the N-th card
 
 
 def _settle(

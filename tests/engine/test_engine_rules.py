@@ -730,18 +730,83 @@ def test_r19_turn_limit_is_off_by_default():
         Options(turn_limit=0)
 
 
-def test_r19_after_n_turns_the_player_with_most_cards_wins():
+def test_r19_turn_limit_ends_at_once_when_the_nth_card_leaves_nothing_to_call():
     state = table(["2S 3S 4S", "5S 6S"], turn_limit=2)
-    state, events = play(state, TurnCard(0, 0), TurnCard(1, 1), TurnCard(0, 2))
-    assert events[-1] == GameOver(0, False, "turn_limit", (0,))
+    state, events = play(state, TurnCard(0, 0))
+    assert not state.over
+    state, events = play(state, TurnCard(1, 1))  # the 2nd card, 6S, matches nothing
+    assert events == [CardTurned(1, Card.parse("6S")), GameOver(0, False, "turn_limit", (0,))]
     assert state.over and state.winner == 0 and state.turns == 2
+    assert apply(state, TurnCard(0, 2)).events == (Rejected(0, "game_over"),)
 
 
 def test_r19_ties_share_the_win():
     state = table(["2S 3S", "5S 6S"], turn_limit=1)
-    state, events = play(state, TurnCard(0, 0), TurnCard(1, 1))
+    state, events = play(state, TurnCard(0, 0))
     assert events[-1] == GameOver(None, True, "turn_limit", (0, 1))
     assert state.winners == (0, 1) and state.draw
+
+
+def test_r19_only_those_tied_for_the_most_share_the_win():
+    state = table(["2S 3S", "5S", "6S 7S"], turn_limit=1)
+    state, events = play(state, TurnCard(0, 0))
+    assert events[-1] == GameOver(None, True, "turn_limit", (0, 2))
+    assert state.winners == (0, 2) and 1 not in state.winners
+
+
+def _nth_card_matches(**options):
+    # The 2nd card, seat 1's 9D, matches seat 0's 9C.
+    state = table(["2S 9C", "4S 9D", "6S 7S"], to_play=0, turn_limit=2, **options)
+    state, _ = play(state, TurnCard(0, 0), TurnCard(1, 10))
+    assert state.turns == 2 and state.valid_calls().snap == (1, 0)
+    return state
+
+
+def test_r19_turn_limit_waits_for_the_race_of_the_nth_card():
+    state = _nth_card_matches()
+    assert not state.over
+    state, events = play(state, CallSnap(2, 100))
+    assert not state.over and kinds(events) == ["race_opened"]
+    state, events = play(state, CallSnap(0, 200), CloseRace(250))  # a tie
+    assert kinds(events) == ["call_joined", "tie_to_pot", "game_over"]
+    state = _nth_card_matches()
+    state, events = play(state, CallSnap(2, 100), CloseRace(250))
+    assert events[1:] == [PilesWon(2, (1, 0), 2, False, 0), GameOver(2, False, "turn_limit", (2,))]
+    assert state.over and state.total(2) == 4
+
+
+def test_r19_turn_limit_with_tie_window_0_ends_in_the_step_of_the_call():
+    state = _nth_card_matches(tie_window_ms=0)
+    state, events = play(state, CallSnap(0, 100))
+    assert kinds(events) == ["race_opened", "piles_won", "game_over"]
+    assert state.winner == 0 and state.race is None
+
+
+def test_r19_turn_limit_ends_at_the_latest_when_the_next_card_would_be_turned():
+    state = _nth_card_matches()
+    step = apply(state, TurnCard(2, 500))  # nobody called: the match is never resolved
+    assert step.events == (GameOver(None, True, "turn_limit", (0, 1, 2)),)
+    assert step.state.over and step.state.turns == 2
+    assert step.state.face_up == state.face_up  # the next card was not turned
+    assert apply(state, TurnCard(0, 500)).events == (Rejected(0, "not_your_turn"),)
+
+
+def test_r19_wrong_call_while_the_nth_card_can_still_be_called_does_not_end_the_game():
+    state = _nth_card_matches()
+    state, events = play(state, CallSnapPot(2, 50))  # no pot: wrong; the 9s still match
+    assert kinds(events) == ["wrong_call"] and not state.over
+    state, events = play(state, CallSnap(0, 60), CloseRace(210))
+    assert kinds(events) == ["race_opened", "piles_won", "game_over"]
+
+
+def test_r19_a_penalty_that_removes_the_match_of_the_nth_card_ends_the_game():
+    # Seat 0's only card is the 9C: his wrong word pays it, and the match is gone.
+    state = table(["", "4S 9D", "6S 7S"], ["9C", "", ""], to_play=1, turn_limit=1)
+    state, _ = play(state, TurnCard(1, 0))
+    assert not state.over
+    state, events = play(state, CallSnapPot(0, 10))
+    assert kinds(events) == ["wrong_call", "player_out", "game_over"]
+    assert events[-1] == GameOver(1, False, "turn_limit", (1,))  # 4S 9D + the 9C
 
 
 def test_r19_bot_games_with_a_turn_limit_end():
