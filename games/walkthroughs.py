@@ -19,8 +19,9 @@ from games import narration
 from games.content_files import load_shape
 from games.engine import Card, GameState
 from games.engine.events import CardTurned
+from games.press_outcomes import REFUSED
 from games.scenarios import PlayedScenario, Scenario, load_all, play_scenario
-from games.texts import card_name, event_text, reject_text
+from games.texts import card_name, event_text, fill
 
 CAST_FILE = Path(__file__).resolve().parent / "scenarios" / "cast.toml"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -136,42 +137,48 @@ def _caption_values(names: list[str], learner: int, events) -> dict[str, str]:
     return values
 
 
+def caption_text(say: str, names: list[str], learner: int, events) -> str:
+    """A step's caption in the active language, names and card isolated for bidi."""
+    return fill(str(narration.CAPTIONS[say]), **_caption_values(names, learner, events))
+
+
 def clause_links(clauses) -> list[dict]:
     mapping = clause_sections()
     rules_url = reverse("rules")
     return [{"id": c, "url": f"{rules_url}#{mapping[c]}"} for c in clauses if c in mapping]
 
 
-def frames(slug: str) -> list[dict]:
-    """Every step of one walkthrough, with the engine's answer to each button."""
+def frames(slug: str, names: list[str] | None = None) -> list[dict]:
+    """Every step of one walkthrough, with the engine's answer to each button.
+
+    Each answer (``branches[press]``) is ``{"outcome", "note", "events", "clauses",
+    "table"}``: the outcome and the note come from the engine's events
+    (:mod:`games.press_outcomes`); ``table`` is None when the press changed nothing.
+    ``names`` replaces the cast of the page's language (tests use it).
+    """
     played = played_scenarios()[slug]
     scenario: Scenario = played.scenario
-    names = names_for()
+    names = names or names_for()
     learner = scenario.learner
     result = []
     before = played.start
     for i, step in enumerate(played.steps):
-        values = _caption_values(names, learner, step.events)
         branches = {}
         for press, branch in step.branches.items():
-            rejected = [e for e in branch.events if e.code == "rejected"]
-            if rejected:
-                note = reject_text(rejected[0].reason)
-            elif branch.clause:
-                note = str(narration.MISTAKE_NOTE[branch.clause])
-            else:
-                note = str(narration.OTHER_NOTE)
+            verdict = branch.outcome
+            refused = verdict.outcome == REFUSED
             branches[press] = {
+                "outcome": verdict.outcome,
+                "note": narration.note_text(verdict.sentences, names),
                 "events": [event_text(e, names) for e in branch.events if e.code != "rejected"],
-                "note": note,
-                "clauses": clause_links([branch.clause] if branch.clause else []),
-                "table": None if rejected else table_data(branch.state, names, learner, step.state),
+                "clauses": clause_links(verdict.clauses),
+                "table": None if refused else table_data(branch.state, names, learner, step.state),
             }
         next_press = played.steps[i + 1].step.learner if i + 1 < len(played.steps) else None
         result.append(
             {
                 "number": i + 1,
-                "caption": str(narration.CAPTIONS[step.step.say]) % values,
+                "caption": caption_text(step.step.say, names, learner, step.events),
                 "events": [event_text(e, names) for e in step.events],
                 "clauses": clause_links(step.step.clauses),
                 "expects": next_press,

@@ -20,6 +20,7 @@ from games.engine import (
     deal,
     from_piles,
 )
+from games.press_outcomes import PressOutcome, classify
 
 from .model import LEARNER_PRESSES, Scenario, ScenarioError, ScenarioStep, press_action
 
@@ -28,12 +29,18 @@ STEP_MS = 1000
 
 @dataclass(frozen=True, slots=True)
 class Branch:
-    """What one press of the learner does in a position (played on the engine)."""
+    """What one press of the learner does in a position (played on the engine), and
+    what kind of move that was (:mod:`games.press_outcomes`)."""
 
     press: str
     events: tuple
     state: GameState
-    clause: str | None  # the rule the outcome illustrates (R13/R14 for mistakes)
+    outcome: PressOutcome
+
+    @property
+    def clause(self) -> str | None:
+        """For a wrong call, the rule that sent the penalty card where it went."""
+        return self.outcome.penalty_clause
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +82,20 @@ def _apply_all(state: GameState, actions) -> tuple[GameState, list]:
     return state, events
 
 
-def play_branch(state: GameState, seat: int, press: str, at_ms: int) -> Branch:
-    """The engine's answer to one press, with the race closed if it opened one."""
+def play_branch(
+    state: GameState,
+    seat: int,
+    press: str,
+    at_ms: int,
+    *,
+    following: tuple | None = None,
+    example_ends: bool = False,
+) -> Branch:
+    """The engine's answer to one press, with the race closed if it opened one.
+
+    ``following`` (the example's next step's events) and ``example_ends`` let the
+    verdict say how a right move relates to the example (see ``classify``).
+    """
     step = apply(state, press_action(press, seat, at_ms, state.seq))
     events = list(step.events)
     after = step.state
@@ -84,11 +103,8 @@ def play_branch(state: GameState, seat: int, press: str, at_ms: int) -> Branch:
         closing = apply(after, CloseRace(after.race.closes_at_ms))
         after = closing.state
         events.extend(closing.events)
-    clause = None
-    if any(e.code == "wrong_call" for e in events):
-        own_turn = state.last_turned is None or state.last_turned == seat
-        clause = "R14" if own_turn else "R13"
-    return Branch(press=press, events=tuple(events), state=after, clause=clause)
+    outcome = classify(state, seat, events, after, following=following, example_ends=example_ends)
+    return Branch(press=press, events=tuple(events), state=after, outcome=outcome)
 
 
 def play_scenario(scenario: Scenario) -> PlayedScenario:
@@ -132,12 +148,19 @@ def play_scenario(scenario: Scenario) -> PlayedScenario:
     # Branches: from each position, every press except the one the script expects next.
     with_branches = []
     for i, p in enumerate(played):
-        following = played[i + 1].step.learner if i + 1 < len(played) else None
+        following = played[i + 1] if i + 1 < len(played) else None
         at = (p.index + 1) * STEP_MS
         branches = {
-            press: play_branch(p.state, scenario.learner, press, at)
+            press: play_branch(
+                p.state,
+                scenario.learner,
+                press,
+                at,
+                following=following.events if following else None,
+                example_ends=following is None,
+            )
             for press in LEARNER_PRESSES
-            if press != following and not p.state.over
+            if not (following and press == following.step.learner) and not p.state.over
         }
         with_branches.append(
             PlayedStep(p.index, p.step, p.state, p.events, branches)

@@ -4,6 +4,7 @@ import re
 import pytest
 
 from games.scenarios import load_all
+from games.texts import isolate
 from tests.conftest import LANGUAGE_CODES
 
 SLUGS = [s.slug for s in load_all()]
@@ -43,7 +44,7 @@ def test_walkthrough_reads_as_numbered_steps_without_javascript(client, content,
 
 def test_steps_name_cards_in_words_in_the_pages_language(client, content):
     html = client.get("/en/learn/snap-by-anyone/").content.decode()
-    assert "Ben turns over the 7 of diamonds." in html
+    assert f"{isolate('Ben')} turns over the {isolate('7 of diamonds')}." in html
     hr = client.get("/hr/learn/snap-by-anyone/").content.decode()
     assert "Luka" in hr and "Ben" not in hr
 
@@ -66,8 +67,12 @@ def test_a_wrong_press_shows_the_engines_penalty(client, content):
     at_match = frames[1]
     assert at_match["expects"] == "snap"
     wrong = at_match["branches"]["snap_pot"]
-    assert wrong["events"] == ["Wrong call! Chloe gives a penalty card to Ben."]
-    assert [c["id"] for c in wrong["clauses"]] == ["R13"]
+    assert wrong["events"] == [
+        f"Wrong call! {isolate('Chloe')} gives a penalty card to {isolate('Ben')}."
+    ]
+    # The wrong word (R14 D); the card goes to the player who has just played (R13).
+    assert wrong["outcome"] == "mistake"
+    assert [c["id"] for c in wrong["clauses"]] == ["R14", "R13"]
     chloe = wrong["table"]["players"][2]
     assert chloe["face_down"] == frames[1]["table"]["players"][2]["face_down"] - 1
 
