@@ -1,14 +1,73 @@
-"""Translated content: the rules sections and the glossary.
+"""Translated content: the rules sections, the glossary and the one-page start.
 
-The text lives in ``games/content/<lang>.toml`` and is loaded by the
-``load_content`` command; staff may edit it in the admin afterwards.
+The text lives in ``games/content`` and is loaded by the ``load_content``
+command; staff may edit it in the admin afterwards. Every unit records, per
+language, the fingerprint of the English its translation was made from, so
+that a change to the English shows which translations are stale
+(``python manage.py content_status``).
 """
+
+from typing import ClassVar
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .content_files import MISSING, UNIT_FIELDS, fingerprint, translation_state
 
-class RulesSection(models.Model):
+
+def _source_field():
+    return models.CharField(
+        _("English it was translated from"),
+        max_length=16,
+        blank=True,
+        editable=False,
+        help_text=_("Fingerprint of the English text this translation was made from."),
+    )
+
+
+class TranslatedUnit(models.Model):
+    """A text written in English and translated into the other languages."""
+
+    unit_kind: ClassVar[str]
+
+    source_ms = _source_field()
+    source_mr = _source_field()
+    source_he = _source_field()
+    source_ta = _source_field()
+    source_hr = _source_field()
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def text_fields(cls) -> tuple[str, ...]:
+        return UNIT_FIELDS[cls.unit_kind]
+
+    @property
+    def unit_id(self) -> str:
+        return f"{self.unit_kind}.{self.slug}"
+
+    def texts(self, lang: str) -> tuple[str, ...]:
+        return tuple(getattr(self, f"{field}_{lang}") or "" for field in self.text_fields())
+
+    def english_fingerprint(self) -> str:
+        return fingerprint(*self.texts("en"))
+
+    def translation_state(self, lang: str) -> str:
+        """``current``, ``stale`` or ``missing`` (see ``content_files``)."""
+        if lang == "en":
+            return "current"
+        return translation_state(
+            self.texts("en"), self.texts(lang), getattr(self, f"source_{lang}")
+        )
+
+    def is_translated(self, lang: str) -> bool:
+        return self.translation_state(lang) != MISSING
+
+
+class RulesSection(TranslatedUnit):
+    unit_kind = "sections"
+
     slug = models.SlugField(_("anchor"), max_length=60, unique=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     clauses = models.CharField(
@@ -33,7 +92,9 @@ class RulesSection(models.Model):
         return [c.strip() for c in self.clauses.split(",") if c.strip()]
 
 
-class GlossaryEntry(models.Model):
+class GlossaryEntry(TranslatedUnit):
+    unit_kind = "glossary"
+
     slug = models.SlugField(_("anchor"), max_length=60, unique=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     term = models.CharField(_("term"), max_length=120)
@@ -46,3 +107,22 @@ class GlossaryEntry(models.Model):
 
     def __str__(self) -> str:
         return self.term
+
+
+class StartStep(TranslatedUnit):
+    """One step of "Play in two minutes", the one-page start for children."""
+
+    unit_kind = "start"
+
+    slug = models.SlugField(_("anchor"), max_length=60, unique=True)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    title = models.CharField(_("title"), max_length=200)
+    body = models.TextField(_("text"))
+
+    class Meta:
+        ordering = ["order"]
+        verbose_name = _("start step")
+        verbose_name_plural = _("start steps (Play in two minutes)")
+
+    def __str__(self) -> str:
+        return self.title

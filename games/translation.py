@@ -1,6 +1,6 @@
 from modeltranslation.translator import TranslationOptions, register
 
-from .models import GlossaryEntry, RulesSection
+from .models import GlossaryEntry, RulesSection, StartStep
 
 ALL_LANGUAGES = ("en", "ms", "mr", "he", "ta", "hr")
 
@@ -14,4 +14,10 @@ class RulesSectionTranslation(TranslationOptions):
 @register(GlossaryEntry)
 class GlossaryEntryTranslation(TranslationOptions):
     fields = ("term", "definition")
+    required_languages = ALL_LANGUAGES
+
+
+@register(StartStep)
+class StartStepTranslation(TranslationOptions):
+    fields = ("title", "body")
     required_languages = ALL_LANGUAGES

@@ -1,9 +1,12 @@
+from io import StringIO
+
 import pytest
 from django.core.management import CommandError, call_command
 
 from games import content_files
-from games.models import GlossaryEntry, RulesSection
+from games.models import GlossaryEntry, RulesSection, StartStep
 from tests.conftest import LANGUAGE_CODES
+from tests.pages.content_tree import copy_content, make_consistent
 
 EXPECTED_SECTIONS = [
     "introduction", "players", "deck", "goal", "setup", "play", "ties-and-snap-pot",
@@ -50,21 +53,39 @@ def test_loading_content_twice_updates_in_place(content):
     assert RulesSection.objects.get(slug="goal").title_en != "Edited by staff"
 
 
-def test_a_broken_content_file_changes_nothing(content, tmp_path, monkeypatch):
-    for path in content_files.CONTENT_DIR.glob("*.toml"):
-        (tmp_path / path.name).write_bytes(path.read_bytes())
-    broken = (tmp_path / "hr.toml").read_text(encoding="utf-8").replace("[sections.goal]", "[x]")
-    (tmp_path / "hr.toml").write_text(broken, encoding="utf-8")
-    monkeypatch.setattr(content_files, "CONTENT_DIR", tmp_path)
-    monkeypatch.setattr(
-        "games.management.commands.load_content.load_shape",
-        lambda: content_files.load_shape(tmp_path),
-    )
-    monkeypatch.setattr(
-        "games.management.commands.load_content.load_language",
-        lambda lang, shape: content_files.load_language(lang, shape, tmp_path),
-    )
+def test_a_broken_content_file_changes_nothing(content, tmp_path, settings):
+    directory = copy_content(tmp_path)
+    broken = (directory / "hr.toml").read_text(encoding="utf-8").replace("[sections.goal]", "[x]")
+    (directory / "hr.toml").write_text(broken, encoding="utf-8")
+    settings.SNAP_CONTENT_DIR = directory
     before = {s.slug: s.body_hr for s in RulesSection.objects.all()}
     with pytest.raises(CommandError, match="hr.toml"):
         call_command("load_content")
     assert {s.slug: s.body_hr for s in RulesSection.objects.all()} == before
+
+
+def test_the_start_page_steps_are_loaded_in_all_six_languages(content):
+    steps = list(StartStep.objects.all())
+    assert [s.slug for s in steps] == ["deal", "turn", "snap", "win", "mistake", "winner"]
+    for step in steps:
+        for lang in LANGUAGE_CODES:
+            assert all(text.strip() for text in step.texts(lang)), (step.slug, lang)
+
+
+def test_loading_content_records_what_each_translation_was_made_from(content, tmp_path, settings):
+    directory = copy_content(tmp_path)
+    make_consistent(directory)
+    settings.SNAP_CONTENT_DIR = directory
+    call_command("load_content", stdout=StringIO())
+    section = RulesSection.objects.get(slug="play")
+    english = content_files.fingerprint(section.title_en, section.body_en)
+    assert [getattr(section, f"source_{lang}") for lang in LANGUAGE_CODES[1:]] == [english] * 5
+    assert all(section.translation_state(lang) == "current" for lang in LANGUAGE_CODES)
+
+
+def test_a_start_step_marked_untranslated_loads_without_a_record(content):
+    # The five languages' start steps are English copies, recorded "untranslated".
+    step = StartStep.objects.get(slug="deal")
+    for lang in LANGUAGE_CODES[1:]:
+        assert getattr(step, f"source_{lang}") == ""
+        assert step.translation_state(lang) == "missing"
