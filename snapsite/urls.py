@@ -1,9 +1,12 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog, set_language
+from django.views.i18n import JavaScriptCatalog
+
+from games.switcher import set_language
 
 urlpatterns = [
+    # The switcher's own view: it translates `next` from the language of its address.
     path("i18n/setlang/", set_language, name="set_language"),
 ]
 
