@@ -83,7 +83,11 @@ def test_pressing_snap_before_any_card_is_turned_costs_a_card_to_the_right(site_
     page.wait_for_selector(".player:not([hidden])")
     tab_to(page, '[data-press="snap"]')
     page.keyboard.press("Enter")
-    assert "Wrong call! Ben gives a penalty card to Alexandra." in narration(page)
+    # Names are bidi-isolated (U+2068 … U+2069) wherever a sentence carries them.
+    assert (
+        "Wrong call! \u2068Ben\u2069 gives a penalty card to \u2068Alexandra\u2069."
+        in narration(page)
+    )
     assert page.locator('#narration a:has-text("R14")').count() == 1
 
 
