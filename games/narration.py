@@ -48,7 +48,7 @@ SUMMARIES = {
         "the player before you."
     ),
     "tie": _("Two players call at the same time: the piles go to the middle."),
-    "snap-pot": _("A card matches the Snap Pot: call “Snap Pot!” to win it."),
+    "snap-pot": _("A card matches the top card of the Snap Pot: call “Snap Pot!” to win it."),
     "snap-pot-tie": _(
         "Two players call “Snap Pot!” at the same time: the pile joins the Snap Pot."
     ),
