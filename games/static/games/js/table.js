@@ -1,7 +1,16 @@
-// Draws a Snap table from the data the server made from the engine's state.
+// Draws a Snap table, seen from above, from the data the server made from the
+// engine's state (games/walkthroughs.py `table_data`): the players sit round
+// a drawn table, the learner at the near side (the bottom of the picture),
+// the Snap Pot in the middle. Seats are numbered clockwise, so the next seat
+// (the learner's left) is drawn to the screen-left of the learner. The picture
+// is a picture of a real table: it is the same in right-to-left languages.
+//
+// Works for 2 to 12 seats: `drawTable(container, table)`; the picture scales
+// itself to the container's size (and redraws when that size changes).
 // Text comes from Django's JavaScript catalog (gettext, ngettext, interpolate).
 
 const { gettext, ngettext, interpolate } = window;
+const SVG = "http://www.w3.org/2000/svg";
 const countText = (text, n) => interpolate(text, { count: n }, true);
 
 function el(tag, attrs = {}, children = []) {
@@ -14,22 +23,41 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
-export function cardFace(card) {
+const hidden = (text) => el("span", { class: "visually-hidden", text });
+
+function faceUpLabel(card, count) {
+  const pile = countText(ngettext("%(count)s card face up", "%(count)s cards face up", count), count);
+  return card ? `${card.name}, ${pile}` : pile;
+}
+
+/** One face-up card (or an empty place): the rank large in the middle, since
+ * only ranks matter in Snap; rank and suit small in the corner. */
+export function cardFace(card, label) {
   if (!card) {
-    return el("div", { class: "card empty", role: "img", "aria-label": gettext("No card") });
+    return el("div", { class: "card empty", role: "img", "aria-label": label || gettext("No card") });
   }
-  return el("div", { class: `card face ${card.red ? "red" : "black"}`, role: "img", "aria-label": card.name }, [
+  return el("div", { class: `card face ${card.red ? "red" : "black"}`, role: "img", "aria-label": label || card.name }, [
     el("span", { class: "corner", "aria-hidden": "true" }, [el("bdi", { text: card.rank }), el("span", { text: card.suit })]),
-    el("span", { class: "pip", "aria-hidden": "true", text: card.suit }),
+    el("bdi", { class: "rank", "aria-hidden": "true", text: card.rank }),
   ]);
 }
 
-function cardBack(count) {
+function pileCount(count) {
+  return el("bdi", { class: "pile-count", "aria-hidden": "true", text: String(count) });
+}
+
+function faceDownPile(count) {
   const label = countText(ngettext("%(count)s card face down", "%(count)s cards face down", count), count);
-  if (!count) return el("div", { class: "card empty", role: "img", "aria-label": label });
-  return el("div", { class: "card back", role: "img", "aria-label": label }, [
-    el("bdi", { class: "back-count", "aria-hidden": "true", text: String(count) }),
+  return el("div", { class: "pile" }, [
+    el("div", { class: count ? "card back" : "card empty", role: "img", "aria-label": label }),
+    pileCount(count),
   ]);
+}
+
+function faceUpPile(top, count) {
+  const card = cardFace(top, faceUpLabel(top, count));
+  if (count > 1) card.classList.add("stacked");
+  return el("div", { class: "pile" }, [card, pileCount(count)]);
 }
 
 function seat(player) {
@@ -38,29 +66,270 @@ function seat(player) {
   if (player.to_play) classes.push("to-play");
   if (player.learner) classes.push("learner");
   if (player.out) classes.push("out");
+  // Badges read as "Chloe, you, to play" (hidden commas keep them apart); they
+  // sit on the seat's edge like tabs, so long words do not make seats taller.
   const badges = [];
-  if (player.learner) badges.push(el("span", { class: "badge you", text: gettext("you") }));
-  if (player.to_play) badges.push(el("span", { class: "badge turn", text: gettext("to play") }));
-  if (player.out) badges.push(el("span", { class: "badge out-badge", text: gettext("out") }));
-  return el("li", { class: classes.join(" ") }, [
-    el("p", { class: "seat-name" }, [el("bdi", { text: player.name }), ...badges]),
-    el("div", { class: "piles" }, [
-      el("div", { class: "pile" }, [cardBack(player.face_down), el("span", { class: "pile-label", text: gettext("face down") })]),
-      el("div", { class: "pile" }, [cardFace(player.top), el("span", { class: "pile-label", text: countText(ngettext("%(count)s card face up", "%(count)s cards face up", player.face_up), player.face_up) })]),
+  const badge = (cls, text) => badges.push(hidden(", "), el("span", { class: `badge ${cls}`, text }));
+  if (player.learner) badge("you", gettext("you"));
+  if (player.to_play) badge("turn", gettext("to play"));
+  if (player.out) badge("out-badge", gettext("out"));
+  if (player.changed) badges.push(hidden(`, ${gettext("just changed")}`));
+  return el("li", { class: classes.join(" "), "data-seat": String(player.seat) }, [
+    el("p", { class: "seat-name" }, [
+      el("bdi", { class: "name", text: player.name }),
+      badges.length ? el("span", { class: "badges" }, badges) : null,
     ]),
+    el("div", { class: "piles" }, [faceDownPile(player.face_down), faceUpPile(player.top, player.face_up)]),
   ]);
 }
 
-export function drawTable(container, table) {
-  const pot = table.pot;
-  const potLabel = pot.count ? countText(ngettext("Snap Pot: %(count)s card", "Snap Pot: %(count)s cards", pot.count), pot.count) : gettext("No Snap Pot yet");
-  const potBox = el("div", { class: `pot${pot.changed ? " changed" : ""}${pot.count ? "" : " empty-pot"}` }, [
-    el("p", { class: "pot-name", text: potLabel }),
-    pot.count ? cardFace(pot.top) : null,
+function potBox(pot) {
+  const label = pot.count
+    ? countText(ngettext("Snap Pot: %(count)s card", "Snap Pot: %(count)s cards", pot.count), pot.count)
+    : gettext("No Snap Pot yet");
+  const classes = ["pot"];
+  if (pot.changed) classes.push("changed");
+  if (!pot.count) classes.push("empty-pot");
+  const card = pot.count && pot.top ? cardFace(pot.top, `${label}, ${pot.top.name}`) : cardFace(null, label);
+  if (pot.count > 1) card.classList.add("stacked");
+  return el("div", { class: classes.join(" ") }, [
+    el("p", { class: "pot-name", "aria-hidden": "true", text: gettext("Snap Pot") }),
+    el("div", { class: "pile" }, [card, pileCount(pot.count)]),
+    pot.changed ? hidden(gettext("just changed")) : null,
     pot.stuck_forever ? el("p", { class: "badge stuck", text: gettext("stuck forever") }) : null,
   ]);
+}
+
+function directionCue() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "play-direction");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", gettext("Play goes clockwise: on to the next player on the left."));
+  return svg;
+}
+
+/** Draw `table` into `container` (replacing what was there) and fit it. */
+export function drawTable(container, table) {
+  const players = table.players;
+  const learner = players.find((p) => p.learner) || players[0];
+  container.classList.add("round-table");
+  container.dataset.seats = String(players.length);
   container.replaceChildren(
-    el("ul", { class: "seats", "aria-label": gettext("Players") }, table.players.map(seat)),
-    potBox,
+    directionCue(),
+    el("ul", { class: "seats", "aria-label": gettext("Players") }, players.map(seat)),
+    potBox(table.pot),
   );
+  // Offset k from the learner, clockwise: the learner at the bottom, seat+1 on
+  // the screen-left, and on round (bottom, left, top, right for four seats).
+  const n = players.length;
+  container.querySelectorAll(".seat").forEach((node, i) => {
+    const k = (players[i].seat - learner.seat + n) % n;
+    node.dataset.angle = String(Math.PI / 2 + (k * 2 * Math.PI) / n);
+  });
+  watch(container);
+  fit(container);
+}
+
+// ---- Fitting the picture into its box -------------------------------------
+
+const observed = new WeakSet();
+const observer = typeof ResizeObserver === "function"
+  ? new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const node = entry.target;
+        const size = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
+        if (node.dataset.fitted !== size) fit(node);
+      }
+    })
+  : null;
+
+const drawn = new Set();
+
+function watch(container) {
+  drawn.add(container);
+  if (observer && !observed.has(container)) {
+    observed.add(container);
+    observer.observe(container);
+  }
+}
+
+// Text sizes change when the page's fonts arrive: fit every picture again.
+if (document.fonts && document.fonts.addEventListener) {
+  document.fonts.addEventListener("loadingdone", () => {
+    for (const container of drawn) if (container.isConnected) fit(container);
+  });
+}
+
+/** A point on a rounded square ("superellipse"), so seats use the corners. */
+function rim(angle) {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const round = (v) => Math.sign(v) * Math.abs(v) ** (1 / 3);
+  return [Math.abs(c) < 1e-9 ? 0 : round(c), Math.abs(s) < 1e-9 ? 0 : round(s)];
+}
+
+function overlaps(a, b, gap) {
+  return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap && b.y < a.y + a.h + gap;
+}
+
+function cssPixels(container, name, fallback) {
+  const value = parseFloat(getComputedStyle(container).getPropertyValue(name));
+  return Number.isFinite(value) ? value : fallback;
+}
+
+/** Place the seats for unit size `u` in a box W×H; null if they collide
+ * (unless `anyway`: the last resort when nothing fits). */
+function place(container, u, W, H, anyway = false) {
+  container.style.setProperty("--u", `${u}px`);
+  const seats = [...container.querySelectorAll(".seat")];
+  const potNode = container.querySelector(".pot");
+  const gap = Math.max(6, u * 0.5);
+  const boxes = [];
+  for (const node of seats) {
+    // The seat with its badge tabs, which may reach past its edges.
+    const seatRect = node.getBoundingClientRect();
+    const tabs = node.querySelector(".badges");
+    const tabRect = tabs ? tabs.getBoundingClientRect() : seatRect;
+    const ext = {
+      l: Math.max(0, seatRect.left - tabRect.left),
+      r: Math.max(0, tabRect.right - seatRect.right),
+      t: Math.max(0, seatRect.top - tabRect.top),
+    };
+    const w = seatRect.width + ext.l + ext.r;
+    const h = seatRect.height + ext.t;
+    const [x, y] = rim(Number(node.dataset.angle));
+    const box = { w, h, ext, x: W / 2 + x * (W / 2 - w / 2 - 2) - w / 2, y: H / 2 + y * (H / 2 - h / 2 - 2) - h / 2 };
+    const outside = box.x < 0 || box.y < 0 || box.x + w > W + 0.5 || box.y + h > H + 0.5;
+    if ((outside || boxes.some((other) => overlaps(box, other, gap))) && !anyway) return null;
+    boxes.push(box);
+  }
+  // The pot goes in the middle of the free space between the seats above and
+  // below it (with three seats, nobody sits straight across), then between
+  // the seats beside it.
+  const pot = { w: potNode.offsetWidth, h: potNode.offsetHeight };
+  const ring = u * 0.5; // room round the pot for the "play goes this way" arrows
+  pot.x = (W - pot.w) / 2;
+  const column = { x: pot.x - ring, w: pot.w + 2 * ring, y: 0, h: H };
+  let top = 0;
+  let bottom = H;
+  for (const b of boxes) {
+    if (!overlaps(b, column, 0)) continue;
+    if (b.y + b.h / 2 < H / 2) top = Math.max(top, b.y + b.h);
+    else bottom = Math.min(bottom, b.y);
+  }
+  pot.y = (top + bottom) / 2 - pot.h / 2;
+  const band = { x: 0, w: W, y: pot.y - ring, h: pot.h + 2 * ring };
+  let left = 0;
+  let right = W;
+  for (const b of boxes) {
+    if (!overlaps(b, band, 0)) continue;
+    if (b.x + b.w / 2 < W / 2) left = Math.max(left, b.x + b.w);
+    else right = Math.min(right, b.x);
+  }
+  if (left < right) pot.x = (left + right) / 2 - pot.w / 2;
+  const centre = { x: pot.x - ring, y: pot.y - ring, w: pot.w + 2 * ring, h: pot.h + 2 * ring };
+  const potOutside = pot.x < 2 || pot.y < 2 || pot.x + pot.w > W - 2 || pot.y + pot.h > H - 2;
+  if ((potOutside || boxes.some((b) => overlaps(b, centre, 4))) && !anyway) return null;
+  return { u, seats, boxes, pot, potNode };
+}
+
+function fit(container) {
+  if (!container.querySelector(".seat")) return;
+  container.style.minBlockSize = "";
+  const W = container.clientWidth;
+  let H = container.clientHeight;
+  if (!W || !H) return;
+  const uMax = cssPixels(container, "--u-max", 22);
+  const uMin = cssPixels(container, "--u-min", 9);
+  // Largest first; at each size, badges on one line first, then wrapped.
+  const tryAt = (u, height) => {
+    for (const wrap of [false, true]) {
+      container.classList.toggle("wrap-badges", wrap);
+      const found = place(container, u, W, height);
+      if (found) return found;
+    }
+    return null;
+  };
+  let layout = null;
+  for (let u = uMax; u >= uMin && !layout; u *= 0.94) layout = tryAt(u, H);
+  // Even the smallest picture does not fit (many seats, small screen): make
+  // the box taller, so the page scrolls rather than seats covering each other.
+  for (let grow = 0; !layout && grow < 20; grow += 1) {
+    H = Math.round(H * 1.06);
+    container.style.minBlockSize = `${H}px`;
+    layout = tryAt(uMin, H);
+  }
+  if (!layout) {
+    container.style.minBlockSize = "";
+    H = container.clientHeight;
+    layout = place(container, uMin, W, H, true);
+  }
+  const { seats, boxes, pot, potNode } = layout;
+  seats.forEach((node, i) => {
+    // Physical left/top on purpose: this is a picture, not mirrored in RTL.
+    node.style.left = `${boxes[i].x + boxes[i].ext.l}px`;
+    node.style.top = `${boxes[i].y + boxes[i].ext.t}px`;
+  });
+  potNode.style.left = `${pot.x}px`;
+  potNode.style.top = `${pot.y}px`;
+  drawFelt(container, W, H, layout);
+  container.dataset.fitted = `${Math.round(W)}x${Math.round(container.clientHeight)}`;
+}
+
+function svgNode(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+function drawFelt(container, W, H, { u, boxes, pot }) {
+  const svg = container.querySelector(".play-direction");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const cx = W / 2;
+  const title = document.createElementNS(SVG, "title");
+  title.textContent = svg.getAttribute("aria-label");
+  const parts = [title];
+
+  // The table's edge runs through the middle of the seats, as at a real table.
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const A = Math.max(pot.w / 2 + u, W / 2 - mean(boxes.map((b) => b.w)) / 2 - 2);
+  const B = Math.max(pot.h / 2 + u, H / 2 - mean(boxes.map((b) => b.h)) / 2 - 2);
+  // The pot is on the table even when it moved up into an empty top side.
+  const above = Math.max(B, H / 2 - pot.y + 0.6 * u);
+  const below = Math.max(B, pot.y + pot.h - H / 2 + 0.6 * u);
+  const edge = [];
+  for (let i = 0; i < 96; i += 1) {
+    const [x, y] = rim((i / 96) * 2 * Math.PI);
+    edge.push(`${(cx + x * A).toFixed(1)},${(H / 2 + y * (y < 0 ? above : below)).toFixed(1)}`);
+  }
+  const cy = pot.y + pot.h / 2; // the arrows go round the pot
+  const px = pot.x + pot.w / 2;
+  parts.push(svgNode("polygon", { class: "felt", points: edge.join(" ") }));
+
+  // "Play goes this way": three arrows round the pot, clockwise on screen, as
+  // wide as the seats leave room for.
+  const ringBox = (m) => ({ x: pot.x - m, y: pot.y - m, w: pot.w + 2 * m, h: pot.h + 2 * m });
+  let margin = 1.8 * u;
+  while (margin > 0.5 * u && boxes.some((b) => overlaps(b, ringBox(margin), 2))) margin *= 0.9;
+  const ax = pot.w / 2 + margin * 0.6;
+  const ay = pot.h / 2 + margin * 0.6;
+  const at = (t) => [px + ax * Math.cos(t), cy + ay * Math.sin(t)];
+  for (let i = 0; i < 3; i += 1) {
+    const start = Math.PI / 2 + 0.35 + (i * 2 * Math.PI) / 3;
+    const end = start + (2 * Math.PI) / 3 - 0.7;
+    const [x0, y0] = at(start);
+    const [x1, y1] = at(end);
+    parts.push(svgNode("path", { class: "arrow", d: `M${x0} ${y0} A${ax} ${ay} 0 0 1 ${x1} ${y1}` }));
+    // The arrowhead points along the ellipse at the arc's end.
+    const tx = -ax * Math.sin(end);
+    const ty = ay * Math.cos(end);
+    const len = Math.hypot(tx, ty) || 1;
+    const [ux, uy] = [tx / len, ty / len];
+    const size = Math.max(7, u * 0.7);
+    const tip = [x1 + ux * size * 0.6, y1 + uy * size * 0.6];
+    const left = [x1 - ux * size * 0.5 - uy * size * 0.55, y1 - uy * size * 0.5 + ux * size * 0.55];
+    const right = [x1 - ux * size * 0.5 + uy * size * 0.55, y1 - uy * size * 0.5 - ux * size * 0.55];
+    parts.push(svgNode("polygon", { class: "arrowhead", points: `${tip.join(",")} ${left.join(",")} ${right.join(",")}` }));
+  }
+  svg.replaceChildren(...parts);
 }

@@ -1,28 +1,38 @@
 // The walkthrough player. Every frame and every answer to a press was played
 // by the engine on the server; this script only shows them.
 import { drawTable } from "./table.js";
+import { connectKeys } from "./walkthrough-keys.js";
+import { connectProjector } from "./projector.js";
 
-const { gettext, ngettext, interpolate } = window;
+const { gettext, interpolate } = window;
 const STORAGE_PREFIX = "snap-walkthrough-done:";
+const REPEAT_MS = 400; // a second tap this soon after a step change is ignored
 
 const player = document.querySelector(".player");
 const frames = JSON.parse(document.getElementById("walkthrough-frames").textContent);
 const slug = player.dataset.slug;
-const rtl = document.documentElement.dir === "rtl";
 const picture = document.getElementById("table-picture");
 const narration = document.getElementById("narration");
 const progress = document.getElementById("progress");
 const finished = document.getElementById("finished");
+const announcer = document.getElementById("announcer");
 const buttons = {
   back: player.querySelector('[data-step="back"]'),
   next: player.querySelector('[data-step="next"]'),
   restart: player.querySelector('[data-step="restart"]'),
   retry: player.querySelector('[data-step="retry"]'),
+  example: player.querySelector('[data-step="example"]'),
 };
 const moves = [...player.querySelectorAll("[data-press]")];
+const moveButton = (kind) => moves.find((m) => m.dataset.press === kind);
+// The buttons' own words (the page's translation), to find them in captions.
+const moveLabel = (kind) => moveButton(kind).firstChild.textContent.trim();
+const OUTCOMES = new Set(["right", "mistake", "too_late", "refused"]);
 
 let index = 0;
 let branch = null; // the engine's answer to a press that left the example
+let refusal = null; // a press the engine refused: the table stays as it was
+let changedAt = 0;
 
 function markDone() {
   try {
@@ -39,99 +49,256 @@ function paragraph(text, className) {
   return p;
 }
 
-function clauseLinks(clauses) {
-  if (!clauses.length) return null;
-  const p = paragraph(gettext("In the rules:") + " ", "clauses");
+/** "In the rules: R8, R9", as a small span at the end of a paragraph. */
+function withClauses(p, clauses) {
+  if (!clauses || !clauses.length) return p;
+  const span = document.createElement("span");
+  span.className = "clauses";
+  span.append(gettext("In the rules:"), " ");
   clauses.forEach((clause, i) => {
     const a = document.createElement("a");
     a.href = clause.url;
     const bdi = document.createElement("bdi");
     bdi.textContent = clause.id;
     a.append(bdi);
-    if (i) p.append(", ");
-    p.append(a);
+    if (i) span.append(", ");
+    span.append(a);
   });
+  p.append(" ", span);
   return p;
 }
 
+function eventList(events) {
+  if (!events || !events.length) return null;
+  const list = document.createElement("ul");
+  list.className = "step-events";
+  for (const text of events) list.append(Object.assign(document.createElement("li"), { textContent: text }));
+  return list;
+}
+
+/** What the engine said about a press: "right", "mistake", "too_late" or "refused". */
+export function outcomeOf(answer) {
+  return OUTCOMES.has(answer && answer.outcome) ? answer.outcome : "mistake";
+}
+
+function prompt(frame) {
+  if (!frame.expects) return "";
+  return {
+    turn: gettext("Your move: turn over a card."),
+    snap: gettext("Your move: call “Snap!”."),
+    snap_pot: gettext("Your move: call “Snap Pot!”."),
+  }[frame.expects];
+}
+
+// ---- One polite live region, one message per change ------------------------
+
+let variant = false;
+function announce(text) {
+  // The same words twice in a row would not be read again: vary them invisibly.
+  variant = !variant;
+  announcer.textContent = variant ? text : `${text}\u00a0`;
+}
+
+/** Many captions already say which button to press: then the "Your move"
+ * line is not read out, and on small screens not shown either. */
+function saysWhatToPress(frame) {
+  return Boolean(frame.expects) && frame.caption.includes(moveLabel(frame.expects));
+}
+
+function stepAnnouncement(frame) {
+  const parts = [
+    interpolate(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: frames.length }, true) + ".",
+    frame.caption,
+  ];
+  if (frame.expects && !saysWhatToPress(frame)) parts.push(prompt(frame));
+  if (index === frames.length - 1) parts.push(gettext("Well done! You have finished this walkthrough."));
+  return parts.join(" ");
+}
+
+// ---- Drawing -----------------------------------------------------------------
+
 function render() {
   const frame = frames[index];
+  const last = index === frames.length - 1;
+  const outcome = branch ? outcomeOf(branch) : null;
   progress.dataset.index = String(index);
   progress.textContent = interpolate(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: frames.length }, true);
-  const shown = branch || frame;
-  if (shown.table) drawTable(picture, shown.table);
+  drawTable(picture, (branch && branch.table) || frame.table);
+
   const parts = [];
   if (branch) {
-    const list = document.createElement("ul");
-    list.className = "step-events";
-    for (const text of branch.events) list.append(Object.assign(document.createElement("li"), { textContent: text }));
-    parts.push(paragraph(branch.note, "note mistake"));
-    if (branch.events.length) parts.push(list);
-    parts.push(clauseLinks(branch.clauses));
+    const style = { right: "note right", too_late: "note too-late", mistake: "note mistake" }[outcome];
+    const note = withClauses(paragraph(""), branch.clauses);
+    note.prepend(Object.assign(document.createElement("span"), { className: style, textContent: branch.note }));
+    parts.push(note, eventList(branch.events));
   } else {
-    parts.push(paragraph(frame.caption, "caption"));
-    parts.push(clauseLinks(frame.clauses));
-    if (frame.expects) {
-      const prompt = {
-        turn: gettext("Your move: turn over a card."),
-        snap: gettext("Your move: call “Snap!”."),
-        snap_pot: gettext("Your move: call “Snap Pot!”."),
-      }[frame.expects];
-      parts.push(paragraph(prompt, "your-move"));
-    }
+    parts.push(withClauses(paragraph(frame.caption, "caption"), frame.clauses));
+    if (refusal) parts.push(withClauses(paragraph(refusal.note, "note refused"), refusal.clauses));
+    if (frame.expects) parts.push(paragraph(prompt(frame), saysWhatToPress(frame) ? "your-move said" : "your-move"));
   }
   narration.replaceChildren(...parts.filter(Boolean));
-  const last = index === frames.length - 1;
-  buttons.back.disabled = index === 0 && !branch;
-  buttons.next.disabled = Boolean(branch) || Boolean(frame.expects) || last;
-  buttons.retry.hidden = !branch;
-  for (const move of moves) move.disabled = Boolean(branch) || frame.table.over;
+  narration.dataset.outcome = outcome || "";
+
+  // Controls: a button that is about to be disabled hands its focus on first.
+  const nextState = {
+    backDisabled: index === 0 && !branch,
+    nextDisabled: Boolean(frame.expects) || last,
+    movesDisabled: Boolean(branch) || frame.table.over,
+  };
+  const focused = document.activeElement;
+  const loses =
+    (focused === buttons.back && nextState.backDisabled) ||
+    (focused === buttons.next && (nextState.nextDisabled || branch)) ||
+    ((focused === buttons.retry || focused === buttons.example) && !branch) ||
+    (moves.includes(focused) && nextState.movesDisabled);
+
+  buttons.back.disabled = nextState.backDisabled;
+  buttons.next.disabled = nextState.nextDisabled;
+  buttons.next.hidden = Boolean(branch);
+  buttons.retry.hidden = outcome !== "mistake";
+  buttons.example.hidden = !(outcome === "right" || outcome === "too_late");
+  for (const move of moves) {
+    move.disabled = nextState.movesDisabled;
+    move.classList.toggle("expected", !branch && frame.expects === move.dataset.press);
+  }
   player.classList.toggle("awaiting", Boolean(frame.expects) && !branch);
   finished.hidden = !(last && !branch);
   if (last && !branch) markDone();
+  for (const item of document.querySelectorAll(".walkthrough-step")) {
+    if (item.id === `step-${index + 1}`) item.setAttribute("aria-current", "step");
+    else item.removeAttribute("aria-current");
+  }
+  if (loses) handFocusOn(frame, last);
 }
 
-function go(to) {
+function handFocusOn(frame, last, expected = null) {
+  if (branch) return; // press() places the focus for an answer
+  if (frame.expects && !frame.table.over) (expected || moves.find((m) => !m.disabled)).focus();
+  else if (!buttons.next.disabled) buttons.next.focus();
+  else if (last) finished.querySelector("[tabindex]").focus();
+  else buttons.back.focus();
+}
+
+// ---- The address keeps the step; the language switcher carries it ---------
+
+function stepFromAddress() {
+  const raw = new URLSearchParams(location.search).get("step");
+  const number = Number.parseInt(raw, 10);
+  if (!raw || !Number.isFinite(number)) return 0;
+  return Math.max(0, Math.min(frames.length - 1, number - 1));
+}
+
+function keepStepInAddress() {
+  const url = new URL(location.href);
+  url.searchParams.set("step", String(index + 1));
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
+  updateSwitcher();
+}
+
+function updateSwitcher() {
+  // The language switcher opens this same step in the other language.
+  for (const field of document.querySelectorAll('form [name="next"]')) field.value = location.pathname + location.search;
+}
+
+// ---- Moving through the example ------------------------------------------------
+
+function go(to, { speak = true } = {}) {
   branch = null;
+  refusal = null;
   index = Math.max(0, Math.min(frames.length - 1, to));
+  changedAt = performance.now();
   render();
+  keepStepInAddress();
+  if (speak) announce(stepAnnouncement(frames[index]));
+}
+
+function forward() {
+  if (branch) return backToExample();
+  const frame = frames[index];
+  if (frame.expects) {
+    announce(`${gettext("Choose your move first.")} ${prompt(frame)}`);
+    const expected = moveButton(frame.expects);
+    expected.classList.remove("nudge");
+    void expected.offsetWidth; // restart the nudge animation
+    expected.classList.add("nudge");
+    return;
+  }
+  if (index < frames.length - 1) go(index + 1);
+}
+
+function backward() {
+  if (branch) return backToExample();
+  if (index > 0) go(index - 1);
+}
+
+function backToExample() {
+  go(index);
+  const frame = frames[index];
+  handFocusOn(frame, index === frames.length - 1, frame.expects ? moveButton(frame.expects) : null);
 }
 
 function press(kind) {
   const frame = frames[index];
-  if (branch || frame.table.over) return;
+  const button = moveButton(kind);
+  if (branch || frame.table.over || button.disabled) return;
   if (frame.expects === kind) {
     go(index + 1);
+    const now = frames[index];
+    if (!now.expects && !buttons.next.disabled && document.activeElement === button) buttons.next.focus();
     return;
   }
-  branch = frame.branches[kind] || null;
+  const answer = frame.branches[kind];
+  if (!answer) return;
+  if (outcomeOf(answer) === "refused") {
+    refusal = answer;
+    render();
+    announce(answer.note);
+    return; // the focus stays on the pressed button
+  }
+  branch = answer;
+  changedAt = performance.now();
   render();
-  if (branch) buttons.retry.focus();
+  announce([answer.note, ...(answer.events || [])].join(" "));
+  (outcomeOf(answer) === "mistake" ? buttons.retry : buttons.example).focus();
 }
 
-buttons.back.addEventListener("click", () => (branch ? go(index) : go(index - 1)));
-buttons.next.addEventListener("click", () => go(index + 1));
-buttons.restart.addEventListener("click", () => go(0));
-buttons.retry.addEventListener("click", () => {
-  go(index);
-  const target = frames[index].expects ? moves.find((m) => m.dataset.press === frames[index].expects) : buttons.next;
-  (target || buttons.next).focus();
-});
-for (const move of moves) move.addEventListener("click", () => press(move.dataset.press));
+function tappedTooSoon(event) {
+  // A pointer double tap must not fall through onto the next step's buttons.
+  return event.detail > 0 && performance.now() - changedAt < REPEAT_MS;
+}
 
-document.addEventListener("keydown", (event) => {
-  if (event.altKey || event.ctrlKey || event.metaKey) return;
-  const forward = rtl ? "ArrowLeft" : "ArrowRight";
-  const backward = rtl ? "ArrowRight" : "ArrowLeft";
-  if (event.key === forward && !buttons.next.disabled) {
-    event.preventDefault();
-    go(index + 1);
-  } else if (event.key === backward && !buttons.back.disabled) {
-    event.preventDefault();
-    branch ? go(index) : go(index - 1);
-  }
+buttons.back.addEventListener("click", (event) => tappedTooSoon(event) || backward());
+buttons.next.addEventListener("click", (event) => tappedTooSoon(event) || go(index + 1));
+buttons.restart.addEventListener("click", () => go(0));
+buttons.retry.addEventListener("click", backToExample);
+buttons.example.addEventListener("click", backToExample);
+for (const move of moves) move.addEventListener("click", (event) => tappedTooSoon(event) || press(move.dataset.press));
+
+const projector = connectProjector(player, { onChange: () => drawTable(picture, (branch && branch.table) || frames[index].table) });
+connectKeys(player, {
+  forward,
+  backward,
+  press: (kind) => press(kind),
+  projector,
+  rtl: document.documentElement.dir === "rtl",
+});
+
+// Printing: the closed "in words" list opens for the printer.
+const stepsText = document.querySelector(".steps-text");
+window.addEventListener("beforeprint", () => {
+  stepsText.dataset.wasOpen = String(stepsText.open);
+  stepsText.open = true;
+});
+window.addEventListener("afterprint", () => {
+  stepsText.open = stepsText.dataset.wasOpen === "true";
 });
 
 player.hidden = false;
-document.querySelector(".steps-text").open = false;
+stepsText.open = false;
+index = stepFromAddress();
 render();
+if (new URLSearchParams(location.search).has("step")) keepStepInAddress();
+else updateSwitcher();
+// The player fills the screen: bring all of it into view (unless the address
+// points somewhere else on the page).
+if (!location.hash) player.scrollIntoView({ block: "start" });

@@ -1,0 +1,244 @@
+"""The walkthrough player on the screens a class uses (issue #7).
+
+At projector, tablet and phone sizes, in all six languages, every step that
+waits for a press shows the table, the narration and the button it needs on
+the screen together; the keys a teacher uses work; the step survives a change
+of language; projector mode fills the screen with large cards.
+
+One browser and one page per test: the page is resized in place, as a window
+or a turned tablet is, and the player brought into view as the page does when
+it opens.
+"""
+
+import json
+
+import pytest
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.conftest import LANGUAGE_CODES
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = {
+    "projector-1280x720": (1280, 720),
+    "projector-1024x768": (1024, 768),
+    "tablet-768x1024": (768, 1024),
+    "phone-360x640": (360, 640),
+}
+PRESS_KEYS = {"turn": "t", "snap": "s", "snap_pot": "o"}
+
+# Everything the step needs is on screen, nothing covers the button, the table
+# picture holds its seats without overlaps, and nothing scrolls sideways.
+ON_SCREEN = """(expected) => {
+  const problems = [];
+  const vw = document.documentElement.clientWidth, vh = innerHeight;
+  const inside = (el, name) => {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) problems.push(`${name} is not shown`);
+    else if (r.top < -0.5 || r.left < -0.5 || r.bottom > vh + 0.5 || r.right > vw + 0.5)
+      problems.push(`${name} is off the screen (${r.top | 0}..${r.bottom | 0} of ${vh})`);
+    return r;
+  };
+  const button = document.querySelector(`[data-press="${expected}"]`);
+  const b = inside(button, `the ${expected} button`);
+  const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+  if (!hit || !button.contains(hit)) problems.push(`the ${expected} button is covered`);
+  if (b.width < 44 || b.height < 44) problems.push(`the ${expected} button is under 44px`);
+  if (button.disabled) problems.push(`the ${expected} button is disabled`);
+  const t = inside(document.getElementById("table-picture"), "the table");
+  inside(document.getElementById("narration"), "the narration");
+  const parts = [...document.querySelectorAll("#table-picture .seat, #table-picture .pot")];
+  const rects = parts.map((e) => e.getBoundingClientRect());
+  rects.forEach((r, i) => {
+    const out = r.top < t.top - 0.5 || r.bottom > t.bottom + 0.5;
+    if (out || r.left < t.left - 0.5 || r.right > t.right + 0.5)
+      problems.push(`${parts[i].className} sticks out of the table`);
+    rects.slice(i + 1).forEach((q, j) => {
+      if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom)
+        problems.push(`${parts[i].className} overlaps ${parts[i + 1 + j].className}`);
+    });
+  });
+  if (document.documentElement.scrollWidth > document.documentElement.clientWidth)
+    problems.push("the page scrolls sideways");
+  return problems;
+}"""
+
+SETTLE = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def screen_shot(page, name: str) -> None:
+    """What is on the screen (not the whole page): what a class sees."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def slugs(page, site_url) -> list[str]:
+    page.goto(f"{site_url}/en/learn/")
+    return page.eval_on_selector_all(".walkthrough-item", "items => items.map(i => i.dataset.slug)")
+
+
+def frames_of(page) -> list[dict]:
+    return json.loads(page.text_content("#walkthrough-frames"))
+
+
+def step_index(page) -> int:
+    return int(page.get_attribute("#progress", "data-index"))
+
+
+def open_player(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(".player:not([hidden])")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    page.evaluate(SETTLE)
+
+
+@pytest.fixture(scope="module")
+def screen(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_every_press_moment_fits_every_classroom_screen(site_url, screen, lang):
+    page = screen
+    failures = []
+    for slug in slugs(page, site_url):
+        open_player(page, f"{site_url}/{lang}/learn/{slug}/")
+        frames = frames_of(page)
+        loaded_at = page.viewport_size["width"], page.viewport_size["height"]
+        for number, frame in enumerate(frames):
+            assert step_index(page) == number, (slug, number)
+            if not frame["expects"]:
+                if number + 1 < len(frames):
+                    page.keyboard.press("PageDown")
+                continue
+            # The size the page opened at first (its own scroll), then the others.
+            sizes = sorted(VIEWPORTS.items(), key=lambda item: item[1] != loaded_at)
+            for name, (width, height) in sizes:
+                if (width, height) != (page.viewport_size["width"], page.viewport_size["height"]):
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.evaluate(SETTLE)
+                    page.evaluate("document.querySelector('.player').scrollIntoView()")
+                problems = page.evaluate(ON_SCREEN, frame["expects"])
+                failures += [f"{lang} {slug} step {number + 1} {name}: {p}" for p in problems]
+            page.keyboard.press(PRESS_KEYS[frame["expects"]])
+            assert step_index(page) == number + 1, (slug, number, "the key did not press")
+    assert page.errors == []
+    assert failures == [], "\n".join(failures)
+
+
+def test_clicker_and_letter_keys_step_and_press(site_url, page):
+    open_player(page, f"{site_url}/en/learn/tie/")
+    assert step_index(page) == 0
+    page.keyboard.press("PageDown")  # a presentation clicker's "next"
+    assert step_index(page) == 1
+    assert page.url.endswith("/en/learn/tie/?step=2")
+    page.keyboard.press("PageDown")  # the example waits for "Snap!": no stepping over it
+    assert step_index(page) == 1
+    assert "Choose your move first." in page.text_content("#announcer")
+    page.keyboard.press("s")  # the Snap key presses "Snap!"
+    assert step_index(page) == 2
+    page.keyboard.press("PageUp")
+    assert step_index(page) == 1
+    page.keyboard.press("o")  # "Snap Pot!" at a plain match: the engine's answer
+    assert page.is_visible('[data-step="retry"]')
+    assert page.evaluate("document.activeElement.dataset.step") == "retry"
+    assert page.locator("#narration .mistake").count() == 1
+    page.keyboard.press("Space")  # Space on the focused "Try again" is the button's own
+    assert page.locator("#narration .mistake").count() == 0
+    assert step_index(page) == 1
+    # Keys are left alone outside the player: here, in the language switcher.
+    page.focus('.language-switcher button[value="ms"]')
+    page.keyboard.press("PageUp")
+    page.keyboard.press("s")
+    assert step_index(page) == 1
+    # Enter on a focused "Next" steps once, not twice; when "Next" then waits
+    # for a move, the focus goes to the moves, not to the page.
+    page.click('[data-step="restart"]')
+    assert step_index(page) == 0
+    page.focus('[data-step="next"]')
+    page.keyboard.press("Enter")
+    assert step_index(page) == 1
+    assert page.evaluate("document.activeElement.matches('[data-press]')")
+    page.keyboard.press("s")
+    page.keyboard.press("t")  # the Turn key turns the card
+    assert step_index(page) == 3
+    assert page.is_visible("#finished")
+
+
+def test_arrows_follow_the_reading_direction_in_hebrew(site_url, page):
+    open_player(page, f"{site_url}/he/learn/first-turns/")
+    page.keyboard.press("ArrowLeft")
+    assert step_index(page) == 1
+    page.keyboard.press("ArrowRight")
+    assert step_index(page) == 0
+    page.keyboard.press("Space")
+    assert step_index(page) == 1
+
+
+def test_the_address_keeps_the_step_and_the_language_switch_keeps_it_too(site_url, page):
+    open_player(page, f"{site_url}/en/learn/tie/?step=3")
+    assert step_index(page) == 2
+    page.keyboard.press("PageUp")
+    assert page.url.endswith("/en/learn/tie/?step=2")
+    assert page.input_value('.language-switcher [name="next"]') == "/en/learn/tie/?step=2"
+    with page.expect_navigation():
+        page.click('.language-switcher button[value="he"]')
+    page.wait_for_selector(".player:not([hidden])")
+    assert "/he/learn/tie/" in page.url and "step=2" in page.url
+    assert step_index(page) == 1
+    # Nonsense in the address opens a real step and says which one.
+    open_player(page, f"{site_url}/en/learn/tie/?step=99")
+    assert step_index(page) == 3 and page.url.endswith("?step=4")
+    open_player(page, f"{site_url}/en/learn/tie/?step=two")
+    assert step_index(page) == 0 and page.url.endswith("?step=1")
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_projector_mode_fills_the_screen_with_large_cards(site_url, chromium, lang):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    open_player(page, f"{site_url}/{lang}/learn/three-piles/?step=2")
+    page.keyboard.press("p")
+    page.wait_for_selector(".player.projector")
+    page.evaluate(SETTLE)
+    box = page.locator(".player").bounding_box()
+    assert box["x"] <= 0 and box["y"] <= 0 and box["width"] >= 1280 and box["height"] >= 720
+    sizes = page.evaluate(
+        """() => ({
+          rank: Math.min(...[...document.querySelectorAll('#table-picture .card .rank')]
+            .map(e => parseFloat(getComputedStyle(e).fontSize))),
+          name: Math.min(...[...document.querySelectorAll('#table-picture .seat-name')]
+            .map(e => parseFloat(getComputedStyle(e).fontSize))),
+          count: Math.min(...[...document.querySelectorAll('#table-picture .pile-count')]
+            .map(e => parseFloat(getComputedStyle(e).fontSize))),
+        })"""
+    )
+    # A four-player table on a 720-pixel projector: ranks, names and counts
+    # stay large enough to read across a classroom.
+    assert sizes["rank"] >= 40 and sizes["name"] >= 20 and sizes["count"] >= 18, sizes
+    assert page.evaluate(ON_SCREEN, "snap") == []
+    screen_shot(page, f"projector-{lang}-three-piles")
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".player:not(.projector)")
+    assert page.get_attribute('[data-action="projector"]', "aria-pressed") == "false"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_phone_and_tablet_show_the_press_moment_on_one_screen(site_url, chromium, lang):
+    for name, size in (("phone", (360, 640)), ("tablet", (768, 1024))):
+        context = chromium.new_context(
+            viewport={"width": size[0], "height": size[1]}, has_touch=True, is_mobile=True
+        )
+        page = context.new_page()
+        open_player(page, f"{site_url}/{lang}/learn/three-piles/?step=2")
+        assert page.evaluate(ON_SCREEN, "snap") == []
+        assert not page.is_visible(".key-hint")  # no keyboard talk on a touch screen
+        screen_shot(page, f"{name}-{lang}-three-piles")
+        context.close()
