@@ -1,9 +1,10 @@
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from . import walkthroughs
-from .models import GlossaryEntry, RulesSection
+from .models import GlossaryEntry, RulesSection, StartStep
 
 
 def home(request):
@@ -21,6 +22,16 @@ def rules(request):
 def glossary(request):
     entries = GlossaryEntry.objects.all()
     return render(request, "games/glossary.html", {"entries": entries})
+
+
+def start(request):
+    """The "Play in two minutes" page. A language whose steps are not all translated
+    yet gets a notice and links (its own rules, the English page), not English text."""
+    steps = list(StartStep.objects.all())
+    lang = get_language()
+    translated = bool(steps) and all(step.is_translated(lang) for step in steps)
+    context = {"steps": steps if translated else [], "untranslated": bool(steps) and not translated}
+    return render(request, "games/start.html", context)
 
 
 def play(request):

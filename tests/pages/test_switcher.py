@@ -4,7 +4,7 @@ import pytest
 
 from tests.conftest import LANGUAGE_CODES
 
-ENTRY_PAGES = ("/ta/rules/", "/he/learn/tie/", "/hr/glossary/", "/ms/")
+ENTRY_PAGES = ("/ta/rules/", "/he/learn/tie/", "/hr/glossary/", "/mr/start/", "/ms/")
 
 
 def switch(client, language: str, next_url: str, **headers):
