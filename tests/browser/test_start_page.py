@@ -19,6 +19,8 @@ def print_to_a4(page) -> bytes:
 @pytest.mark.parametrize("lang", ["en", "he", "ta"])
 def test_the_start_page_prints_on_one_a4_page(site_url, page, screenshot, lang):
     page.goto(f"{site_url}/{lang}/start/")
+    if lang == "en":
+        assert page.locator('[data-action="print"]').is_visible()
     assert pdf_pages(print_to_a4(page)) == 1
     screenshot(page, f"start-{lang}")
     page.emulate_media(media="print")
