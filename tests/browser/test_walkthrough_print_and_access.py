@@ -159,3 +159,40 @@ def test_no_serious_accessibility_violations_at_the_moments_a_learner_reaches(si
     page.keyboard.press("p")
     page.wait_for_selector(".player.projector")
     assert serious() == []
+
+
+def test_a_right_move_off_the_example_is_praised_and_leads_back_to_the_example(site_url, page):
+    open_player(page, f"{site_url}/en/learn/snap-by-anyone/?step=2")
+    frame = json.loads(page.text_content("#walkthrough-frames"))[1]
+    answer = frame["branches"]["turn"]
+    assert answer["outcome"] == "right"  # your turn: turning is right, not the example
+    table_before = page.inner_text("#table-picture")
+    page.click('[data-press="turn"]')
+    assert page.locator("#narration .right").inner_text() == answer["note"]
+    assert page.locator("#narration .mistake").count() == 0
+    assert not page.is_visible('[data-step="retry"]')
+    assert page.inner_text("#table-picture") != table_before  # the played-out result
+    assert page.evaluate("document.activeElement.dataset.step") == "example"
+    assert page.text_content("#announcer").strip().startswith(answer["note"])
+    page.keyboard.press("Enter")  # "Back to the example"
+    assert step_index(page) == 1
+    assert page.inner_text("#table-picture") == table_before
+    assert page.evaluate("document.activeElement.dataset.press") == "snap"
+
+
+def test_a_refused_press_keeps_the_table_and_the_focus(site_url, page):
+    open_player(page, f"{site_url}/en/learn/tie/")
+    frame = json.loads(page.text_content("#walkthrough-frames"))[0]
+    answer = frame["branches"]["turn"]
+    assert answer["outcome"] == "refused"  # it is Ben's turn
+    table_before = page.inner_text("#table-picture")
+    page.focus('[data-press="turn"]')
+    page.keyboard.press("Enter")
+    assert page.locator("#narration .refused").inner_text() == answer["note"]
+    assert page.inner_text("#table-picture") == table_before
+    assert page.evaluate("document.activeElement.dataset.press") == "turn"
+    assert page.text_content("#announcer").strip() == answer["note"]
+    assert page.is_enabled('[data-step="next"]')
+    page.keyboard.press("PageDown")  # and the example goes on from here
+    assert step_index(page) == 1
+    assert page.locator("#narration .refused").count() == 0

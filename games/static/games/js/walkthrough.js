@@ -68,6 +68,13 @@ function withClauses(p, clauses) {
   return p;
 }
 
+/** The engine's note on a press (styled by its outcome), then its rules. */
+function noteParagraph(text, className, clauses) {
+  const p = withClauses(paragraph(""), clauses);
+  p.prepend(Object.assign(document.createElement("span"), { className, textContent: text }));
+  return p;
+}
+
 function eventList(events) {
   if (!events || !events.length) return null;
   const list = document.createElement("ul");
@@ -128,12 +135,10 @@ function render() {
   const parts = [];
   if (branch) {
     const style = { right: "note right", too_late: "note too-late", mistake: "note mistake" }[outcome];
-    const note = withClauses(paragraph(""), branch.clauses);
-    note.prepend(Object.assign(document.createElement("span"), { className: style, textContent: branch.note }));
-    parts.push(note, eventList(branch.events));
+    parts.push(noteParagraph(branch.note, style, branch.clauses), eventList(branch.events));
   } else {
     parts.push(withClauses(paragraph(frame.caption, "caption"), frame.clauses));
-    if (refusal) parts.push(withClauses(paragraph(refusal.note, "note refused"), refusal.clauses));
+    if (refusal) parts.push(noteParagraph(refusal.note, "note refused", refusal.clauses));
     if (frame.expects) parts.push(paragraph(prompt(frame), saysWhatToPress(frame) ? "your-move said" : "your-move"));
   }
   narration.replaceChildren(...parts.filter(Boolean));
