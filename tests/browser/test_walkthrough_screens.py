@@ -11,9 +11,14 @@ it opens.
 """
 
 import json
+import math
+import random
 
 import pytest
+from django.utils import translation
 
+from games.engine import TurnCard, apply, new_game
+from games.walkthroughs import table_data
 from tests.browser.conftest import SCREENSHOTS
 from tests.conftest import LANGUAGE_CODES
 
@@ -242,3 +247,97 @@ def test_phone_and_tablet_show_the_press_moment_on_one_screen(site_url, chromium
         assert not page.is_visible(".key-hint")  # no keyboard talk on a touch screen
         screen_shot(page, f"{name}-{lang}-three-piles")
         context.close()
+
+
+NAMES = "Alexandra Ben Chloe Dev Emma Farid Grace Hugo Isla Jamal Kofi Lena".split()
+
+# Draw one table into a box of the given size with the page's own renderer;
+# return each seat's centre and box, in seat order, and the box.
+DRAW = """async ([table, width, height]) => {
+  const src = document.querySelector('script[src*="walkthrough.js"]').src;
+  const { drawTable } = await import(src.replace("walkthrough.js", "table.js"));
+  let box = document.getElementById("test-table");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "test-table";
+    document.body.prepend(box);
+  }
+  box.style.cssText = `inline-size: ${width}px; block-size: ${height}px`;
+  box.className = "table-picture";
+  drawTable(box, table);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const b = box.getBoundingClientRect();
+  const seats = [...box.querySelectorAll(".seat")].map((s) => {
+    const r = s.getBoundingClientRect();
+    return { x: r.x - b.x, y: r.y - b.y, w: r.width, h: r.height, seat: +s.dataset.seat };
+  });
+  return { seats, w: b.width, h: b.height };
+}"""
+
+
+def a_table(players: int, learner: int) -> dict:
+    """A real dealt table after a round of turns, in the page's data shape."""
+    state = new_game(players, random.Random(players))
+    for _ in range(players):
+        state = apply(state, TurnCard(seat=state.to_play, at_ms=0)).state
+    with translation.override("en"):
+        return table_data(state, NAMES[:players], learner, None)
+
+
+def test_two_to_twelve_players_sit_round_the_table_clockwise(site_url, screen):
+    """The learner at the near side; the next seat (the learner's left) to
+    the screen-left, and so on round clockwise; no seat covers another; the
+    same picture in Hebrew."""
+    page = screen
+    page.set_viewport_size({"width": 1280, "height": 720})
+    pictures = {}
+    for lang in ("en", "he"):
+        open_player(page, f"{site_url}/{lang}/learn/tie/")
+        for players in range(2, 13):
+            learner = players // 2
+            for width, height in ((1200, 620), (340, 420)):
+                drawn = page.evaluate(DRAW, [a_table(players, learner), width, height])
+                check_round_table(drawn, learner, f"{lang} {players} seats in {width}x{height}")
+                pictures[lang, players, width] = [
+                    ((s["x"] + s["w"] / 2) / drawn["w"], (s["y"] + s["h"] / 2) / drawn["h"])
+                    for s in drawn["seats"]
+                ]
+        for width, height in ((1200, 620), (340, 420)):
+            page.evaluate(DRAW, [a_table(12, 6), width, height])
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            path = SCREENSHOTS / f"table-12-seats-{width}-{lang}.png"
+            page.locator("#test-table").screenshot(path=str(path))
+    # Not mirrored: every seat in the same place (up to the badges' own words).
+    for players in range(2, 13):
+        for width in (1200, 340):
+            pair = zip(pictures["en", players, width], pictures["he", players, width], strict=True)
+            for en, he in pair:
+                assert abs(en[0] - he[0]) < 0.08 and abs(en[1] - he[1]) < 0.08, (players, width)
+
+
+def check_round_table(drawn: dict, learner: int, where: str) -> None:
+    seats = drawn["seats"]
+    players = len(seats)
+    centre = [(s["x"] + s["w"] / 2, s["y"] + s["h"] / 2) for s in seats]
+    me = centre[learner]
+    assert me[1] == max(c[1] for c in centre), where  # nearest to the viewer
+    assert abs(me[0] - drawn["w"] / 2) < 1, where
+    if players > 2:
+        assert centre[(learner + 1) % players][0] < me[0], where  # on the learner's left
+        assert centre[(learner - 1) % players][0] > me[0], where
+    # Clockwise on the screen: the angle round the middle grows seat by seat.
+    order = centre[learner:] + centre[:learner]
+    angles = [math.atan2(y - drawn["h"] / 2, x - drawn["w"] / 2) for x, y in order]
+    steps = [(b - a) % (2 * math.pi) for a, b in zip(angles, angles[1:], strict=False)]
+    assert players == 2 or all(0 < step < math.pi for step in steps), (where, steps)
+    for i, a in enumerate(seats):
+        assert a["x"] >= -0.5 and a["x"] + a["w"] <= drawn["w"] + 0.5, where
+        assert a["y"] >= -0.5 and a["y"] + a["h"] <= drawn["h"] + 0.5, where
+        for b in seats[i + 1 :]:
+            apart = (
+                a["x"] + a["w"] <= b["x"] + 0.5
+                or b["x"] + b["w"] <= a["x"] + 0.5
+                or a["y"] + a["h"] <= b["y"] + 0.5
+                or b["y"] + b["h"] <= a["y"] + 0.5
+            )
+            assert apart, (where, a, b)

@@ -112,7 +112,7 @@ function directionCue() {
 export function drawTable(container, table) {
   const players = table.players;
   const learner = players.find((p) => p.learner) || players[0];
-  container.classList.add("round-table");
+  container.classList.add("table-picture", "round-table");
   container.dataset.seats = String(players.length);
   container.replaceChildren(
     directionCue(),
@@ -242,7 +242,10 @@ function fit(container) {
   const uMax = cssPixels(container, "--u-max", 22);
   const uMin = cssPixels(container, "--u-min", 9);
   // Largest first; at each size, badges on one line first, then wrapped.
-  const tryAt = (u, height) => {
+  // Only when that fails at the smallest size, compact seats (face-down
+  // piles as a number), and only then a taller box.
+  const tryAt = (u, height, compact) => {
+    container.classList.toggle("compact", compact);
     for (const wrap of [false, true]) {
       container.classList.toggle("wrap-badges", wrap);
       const found = place(container, u, W, height);
@@ -251,13 +254,15 @@ function fit(container) {
     return null;
   };
   let layout = null;
-  for (let u = uMax; u >= uMin && !layout; u *= 0.94) layout = tryAt(u, H);
-  // Even the smallest picture does not fit (many seats, small screen): make
-  // the box taller, so the page scrolls rather than seats covering each other.
-  for (let grow = 0; !layout && grow < 20; grow += 1) {
+  for (const compact of [false, true]) {
+    for (let u = uMax; u >= uMin && !layout; u *= 0.94) layout = tryAt(u, H, compact);
+  }
+  // Even that does not fit (many seats, small screen): make the box taller,
+  // so the page scrolls rather than seats covering each other.
+  for (let grow = 0; !layout && grow < 40; grow += 1) {
     H = Math.round(H * 1.06);
     container.style.minBlockSize = `${H}px`;
-    layout = tryAt(uMin, H);
+    layout = tryAt(uMin, H, true);
   }
   if (!layout) {
     container.style.minBlockSize = "";
