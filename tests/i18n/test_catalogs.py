@@ -10,18 +10,20 @@ from django.conf import settings
 from django.test import Client
 
 from games.context_processors import NATIVE_NAMES
+from games.scenarios import load_all
 from tests.conftest import LANGUAGE_CODES
 
 NATIVE = set(NATIVE_NAMES.values())
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
+WALKTHROUGHS = [scenario.slug for scenario in load_all()]
 PAGES = (
     "/{}/",
     "/{}/rules/",
     "/{}/glossary/",
+    "/{}/start/",
     "/{}/learn/",
-    "/{}/learn/tie/",
-    "/{}/learn/stuck-pot/",
+    *(f"/{{}}/learn/{slug}/" for slug in WALKTHROUGHS),
     "/{}/play/",
     "/{}/teach/",
 )
