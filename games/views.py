@@ -46,6 +46,16 @@ def learn(request):
     return render(request, "games/learn.html", {"walkthroughs": walkthroughs.summaries()})
 
 
+def with_section_titles(frames: list[dict]) -> list[dict]:
+    """Name each rule link's section in the page's language ("Ties and the Snap Pot")."""
+    titles = {section.slug: section.title for section in RulesSection.objects.all()}
+    for frame in frames:
+        for links in (frame["clauses"], *(b["clauses"] for b in frame["branches"].values())):
+            for link in links:
+                link["section"] = titles.get(link["anchor"], "")
+    return frames
+
+
 def walkthrough(request, slug: str):
     items = walkthroughs.summaries()
     current = next((w for w in items if w.slug == slug), None)
@@ -55,7 +65,7 @@ def walkthrough(request, slug: str):
     context = {
         "walkthrough": current,
         "following": following,
-        "frames": walkthroughs.frames(slug),
+        "frames": with_section_titles(walkthroughs.frames(slug)),
         "total": len(items),
     }
     return render(request, "games/walkthrough.html", context)

@@ -145,7 +145,11 @@ def caption_text(say: str, names: list[str], learner: int, events) -> str:
 def clause_links(clauses) -> list[dict]:
     mapping = clause_sections()
     rules_url = reverse("rules")
-    return [{"id": c, "url": f"{rules_url}#{mapping[c]}"} for c in clauses if c in mapping]
+    return [
+        {"id": c, "anchor": mapping[c], "url": f"{rules_url}#{mapping[c]}"}
+        for c in clauses
+        if c in mapping
+    ]
 
 
 def frames(slug: str, names: list[str] | None = None) -> list[dict]:

@@ -79,3 +79,19 @@ def test_a_wrong_press_shows_the_engines_penalty(client, content):
 
 def test_an_unknown_walkthrough_is_a_404(client, content):
     assert client.get("/en/learn/no-such-thing/").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_rule_links_name_the_rules_section_in_the_pages_language(client, content, lang):
+    from django.utils import translation
+
+    from games.models import RulesSection
+
+    with translation.override(lang):
+        ties = RulesSection.objects.get(slug="ties-and-snap-pot").title
+    html = client.get(f"/{lang}/learn/tie/").content.decode()
+    links = [link for frame in frames_of(html) for link in frame["clauses"]]
+    assert {"id": "R9", "section": ties} in [
+        {k: link[k] for k in ("id", "section")} for link in links
+    ]
+    assert f'#ties-and-snap-pot">{ties} (<bdi>R9</bdi>)</a>' in html

@@ -60,7 +60,8 @@ function withClauses(p, clauses) {
     a.href = clause.url;
     const bdi = document.createElement("bdi");
     bdi.textContent = clause.id;
-    a.append(bdi);
+    if (clause.section) a.append(clause.section, " (", bdi, ")");
+    else a.append(bdi);
     if (i) span.append(", ");
     span.append(a);
   });
