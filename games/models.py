@@ -126,3 +126,79 @@ class StartStep(TranslatedUnit):
 
     def __str__(self) -> str:
         return self.title
+
+
+# -- Live tables (games/tables): the stored form of a table, the source of truth --------
+
+
+class Table(models.Model):
+    """A live table: its options, its start position and its clock.
+
+    The game is rebuilt from this row, its seats and its actions (the engine is
+    deterministic); the numbered events are stored too, so that a client's catch-up is a
+    plain read of the events after its number.
+    """
+
+    code = models.CharField(max_length=12, unique=True)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)  # engine Options, as JSON (games/protocol.py)
+    dealer = models.PositiveSmallIntegerField()
+    deck = models.JSONField()  # the dealt order, top first, as card codes
+    bot_seed = models.BigIntegerField(default=0)
+    bot_time_scale = models.FloatField(default=1.0)  # < 1 only in tests
+    public = models.BooleanField(default=False)
+    epoch_ms = models.BigIntegerField()  # wall clock (ms) at the table's time 0
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Seat(models.Model):
+    """One seat: a person bound to a browser session, or a computer player."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    display_name = models.CharField(max_length=40, blank=True)
+    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code}#{self.number}"
+
+
+class TableAction(models.Model):
+    """The action log: every accepted action with its time, in the order applied."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    index = models.PositiveIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="action_unique_index")
+        ]
+
+
+class TableEvent(models.Model):
+    """One numbered engine event with the public view after its step."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    data = models.JSONField()  # {"code": ..., "params": {...}}
+    view = models.JSONField()  # the public view (view(state, None)) after the step
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="event_unique_seq")]

@@ -1,0 +1,190 @@
+"""The WebSocket of a live table, ``ws/play/<code>/``: parse, hand to the service, send.
+
+The connection's seat comes from the Django session (a seat acts only for itself);
+a connection without a seat watches as a spectator. Every frame is checked
+(:func:`games.protocol.client_message`: size, JSON, known type, fields) and rate
+limited; bad input is answered with an ``error`` frame and changes nothing. Messages
+are documented in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+
+from games import tables
+from games.protocol import MOVES, ProtocolError, client_message, view_for_seat
+from games.tables.codes import normalise_code
+from games.texts import reject_text
+
+__all__ = ["TableConsumer"]
+
+#: Engine reasons (and the service's own) that have a sentence in games/texts.py.
+_TEXTS = {
+    "bad_action",
+    "no_such_seat",
+    "game_over",
+    "bad_time",
+    "player_out",
+    "no_cards",
+    "not_your_turn",
+    "race_open",
+    "already_called",
+    "no_race",
+    "too_early",
+}
+#: Protocol errors told with the engine's "That is not a move in this game."
+_NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "not_your_seat"}
+
+
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, ``per_second`` on average.
+
+    >>> bucket = RateLimit(burst=2, per_second=1.0)
+    >>> [bucket.allow(now=0.0) for _ in range(3)], bucket.allow(now=1.0)
+    ([True, True, False], True)
+    """
+
+    def __init__(self, burst: int = 20, per_second: float = 10.0) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.tokens = float(burst)
+        self.at: float | None = None
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.at is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One client connection to one table."""
+
+    async def connect(self) -> None:
+        self.code = normalise_code(self.scope["url_route"]["kwargs"]["code"])
+        self.session_key = self.scope.get("session") and self.scope["session"].session_key
+        self.lang = "en"
+        self.seat: int | None = None
+        self.last_seq: int | None = None  # None until welcomed
+        self.rate = RateLimit()
+        self.group = tables.group_name(self.code)
+        if await tables.table_welcome(code=self.code, session_key=self.session_key) is None:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, close_code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        received_ms = tables.wall_ms()
+        try:
+            if not self.rate.allow():
+                raise ProtocolError("rate_limited")
+            if text_data is None:
+                raise ProtocolError("binary")
+            message = client_message(text_data)
+        except ProtocolError as error:
+            await self.send_error(error.code)
+            return
+        await getattr(self, f"on_{message['type']}")(message, received_ms)
+
+    # -- client messages -----------------------------------------------------------------
+
+    async def on_hello(self, message: dict, received_ms: int) -> None:
+        self.lang = message.get("lang", self.lang)
+        await self.send_welcome()
+        if "since" in message:
+            await self.catch_up(message["since"])
+
+    async def on_join(self, message: dict, received_ms: int) -> None:
+        if not self.session_key:
+            await self.send_error("no_session")
+            return
+        seat = await tables.table_join(
+            code=self.code, session_key=self.session_key, name=message["name"]
+        )
+        if seat is None:
+            await self.send_error("table_full")
+            return
+        await self.send_welcome()
+
+    async def on_turn(self, message: dict, received_ms: int) -> None:
+        await self.move(message, received_ms)
+
+    on_snap = on_snap_pot = on_turn
+
+    async def on_resync(self, message: dict, received_ms: int) -> None:
+        if self.last_seq is None or message["since"] > self.last_seq:
+            await self.send_error("bad_message")
+            return
+        await self.catch_up(message["since"])
+
+    async def on_ping(self, message: dict, received_ms: int) -> None:
+        await self.send_json({"type": "pong", "t": message.get("t"), "server_ms": received_ms})
+
+    async def move(self, message: dict, received_ms: int) -> None:
+        assert message["type"] in MOVES
+        self.seat = await tables.table_seat(code=self.code, session_key=self.session_key)
+        if self.seat is None:
+            await self.send_error("not_seated")
+            return
+        outcome = await tables.table_submit(
+            code=self.code, seat=self.seat, action_json=message, received_ms=received_ms
+        )
+        if outcome.refused:
+            await self.send_error(outcome.refused)
+
+    # -- sending -------------------------------------------------------------------------
+
+    async def send_welcome(self) -> None:
+        welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
+        self.seat = welcome["seat"]
+        self.last_seq = welcome["seq"]
+        await self.send_json(welcome)
+
+    async def catch_up(self, since: int) -> None:
+        """Send the stored events after ``since`` (and up to now), in order."""
+        for event in await tables.table_events_since(code=self.code, since=since):
+            await self.send_event(event)
+        # events broadcast meanwhile are already numbered <= last_seq and are dropped
+
+    async def send_event(self, event: dict) -> None:
+        frame = {"type": "event", **event, "view": view_for_seat(event["view"], self.seat)}
+        await self.send_json(frame)
+        self.last_seq = max(self.last_seq or 0, event["seq"])
+
+    async def send_error(self, code: str) -> None:
+        frame = {"type": "error", "code": code}
+        with translation.override(self.lang):
+            if code in _TEXTS:
+                frame["message"] = reject_text(code)
+            elif code in _NOT_A_MOVE:
+                frame["message"] = reject_text("bad_action")
+        await self.send_json(frame)
+
+    # -- from the table's group ----------------------------------------------------------
+
+    async def table_event(self, message: dict) -> None:
+        if self.last_seq is None or message["seq"] <= self.last_seq:
+            return  # not welcomed yet (the welcome carries the view), or already sent
+        event = {k: v for k, v in message.items() if k != "type"}
+        if message["seq"] > self.last_seq + 1:
+            await self.catch_up(self.last_seq)  # a gap: read what was missed from storage
+            return
+        await self.send_event(event)
+
+    async def table_seats(self, message: dict) -> None:
+        if self.last_seq is None:
+            return
+        await self.send_json(
+            {"type": "seats", "seats": message["seats"], "started": message["started"]}
+        )

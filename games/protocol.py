@@ -1,0 +1,248 @@
+"""JSON <-> engine values for live tables (the engine itself knows no JSON).
+
+Everything a client receives about the game is made here from a
+:class:`~games.engine.TableView` (``view(state, seat)``) and from events; face-down
+cards are not in either, so no frame can carry one. Cards travel as codes ("10H").
+The messages themselves are documented in ``docs/protocol.md``.
+
+>>> from games.engine import CallSnap, CardTurned, Card
+>>> action_to_json(CallSnap(seat=1, at_ms=20, seen=3))
+{'type': 'snap', 'seat': 1, 'at_ms': 20, 'seen': 3}
+>>> action_from_json(action_to_json(CallSnap(seat=1, at_ms=20, seen=3)))
+CallSnap(seat=1, at_ms=20, seen=3)
+>>> event_to_json(CardTurned(seat=0, card=Card(10, "H")))
+{'code': 'card_turned', 'params': {'seat': 0, 'card': '10H'}}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import unicodedata
+from typing import Any
+
+from games.engine import (
+    EVENT_TYPES,
+    Action,
+    CallSnap,
+    CallSnapPot,
+    Card,
+    CloseRace,
+    Event,
+    Options,
+    TableView,
+    TurnCard,
+)
+
+__all__ = [
+    "MAX_FRAME_CHARS",
+    "MAX_NAME_CHARS",
+    "MOVES",
+    "ProtocolError",
+    "action_from_json",
+    "client_message",
+    "display_name",
+    "action_to_json",
+    "event_from_json",
+    "event_to_json",
+    "options_from_json",
+    "options_to_json",
+    "view_for_seat",
+    "view_to_json",
+]
+
+_ACTION_TYPES: dict[str, type] = {
+    "turn": TurnCard,
+    "snap": CallSnap,
+    "snap_pot": CallSnapPot,
+    "close": CloseRace,
+}
+_ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
+_EVENTS_BY_CODE: dict[str, type[Event]] = {cls.code: cls for cls in EVENT_TYPES}
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready copy: cards become codes, tuples lists, dataclasses dicts."""
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+# -- actions (the stored action log) ----------------------------------------------------
+
+
+def action_to_json(action: Action) -> dict:
+    """An action as stored in the table's action log."""
+    data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
+    data.update(_plain(action))
+    return data
+
+
+def action_from_json(data: dict) -> Action:
+    """The action stored by :func:`action_to_json`. Raises ValueError on anything else."""
+    if not isinstance(data, dict) or data.get("type") not in _ACTION_TYPES:
+        raise ValueError(f"not an action: {data!r}")
+    cls = _ACTION_TYPES[data["type"]]
+    names = {f.name for f in dataclasses.fields(cls)}
+    fields = {k: v for k, v in data.items() if k != "type"}
+    if not set(fields) <= names:
+        raise ValueError(f"unknown fields in {data!r}")
+    return cls(**fields)
+
+
+# -- events -----------------------------------------------------------------------------
+
+
+def event_to_json(event: Event) -> dict:
+    """``{"code": ..., "params": {...}}``: an event's stable code and its parameters."""
+    return {"code": event.code, "params": _plain(event)}
+
+
+def event_from_json(data: dict) -> Event:
+    """The event of :func:`event_to_json` (for narration at the edge, and tests).
+
+    >>> event_from_json({"code": "card_turned", "params": {"seat": 1, "card": "AS"}})
+    CardTurned(seat=1, card=Card(rank=1, suit='S'))
+    """
+    cls = _EVENTS_BY_CODE[data["code"]]
+    values = {}
+    for f in dataclasses.fields(cls):
+        v = data["params"][f.name]
+        if f.name in ("card", "pot_top"):
+            v = Card.parse(v)
+        elif isinstance(v, list):
+            v = tuple(v)
+        values[f.name] = v
+    return cls(**values)
+
+
+# -- views ------------------------------------------------------------------------------
+
+
+def view_to_json(v: TableView) -> dict:
+    """A :class:`TableView` as JSON: counts, face-up tops and public facts only."""
+    data = _plain(v)
+    data["valid"] = {"snap": list(v.valid.snap), "snap_pot": list(v.valid.snap_pot)}
+    return data
+
+
+def view_for_seat(public_view: dict, seat: int | None) -> dict:
+    """The view of ``seat`` from the public view (``view(state, None)`` as JSON).
+
+    ``view()`` gives every seat the same facts (nothing of a seat's own face-down pile
+    is shown, not even to him); only ``me`` differs. A test checks that this equals
+    ``view_to_json(view(state, seat))``.
+    """
+    return {**public_view, "me": seat}
+
+
+# -- options ----------------------------------------------------------------------------
+
+
+def options_to_json(options: Options) -> dict:
+    return _plain(options)
+
+
+def options_from_json(data: dict) -> Options:
+    """Engine options from JSON; unknown keys or bad values raise ValueError."""
+    if not isinstance(data, dict):
+        raise ValueError("options must be an object")
+    names = {f.name for f in dataclasses.fields(Options)}
+    if not set(data) <= names:
+        raise ValueError(f"unknown options: {sorted(set(data) - names)}")
+    return Options(**data)
+
+
+# -- client messages (docs/protocol.md) -------------------------------------------------
+
+#: The largest text frame a client may send, in characters.
+MAX_FRAME_CHARS = 1024
+#: Display names: 1 to this many characters after trimming.
+MAX_NAME_CHARS = 24
+
+_LANGS = ("en", "ms", "mr", "he", "ta", "hr")
+#: Each client message type and its fields: name -> (required, check).
+_SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
+    "hello": {
+        "since": (False, lambda v: type(v) is int and v >= 0),
+        "lang": (False, lambda v: v in _LANGS),
+    },
+    "join": {"name": (True, lambda v: isinstance(v, str))},
+    "turn": {},
+    "snap": {"seen": (False, lambda v: type(v) is int and v >= 0)},
+    "snap_pot": {"seen": (False, lambda v: type(v) is int and v >= 0)},
+    "resync": {"since": (True, lambda v: type(v) is int and v >= 0)},
+    "ping": {"t": (False, lambda v: type(v) is int | float)},
+}
+#: The message types that are moves of the game.
+MOVES = ("turn", "snap", "snap_pot")
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be taken; ``code`` is the error code to send."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def client_message(text: str) -> dict:
+    """Parse and check one client text frame; raise :class:`ProtocolError` otherwise.
+
+    >>> client_message('{"type": "snap", "seen": 4}')
+    {'type': 'snap', 'seen': 4}
+    >>> client_message('{"type": "turn", "seat": 2}')
+    Traceback (most recent call last):
+    ...
+    games.protocol.ProtocolError: not_your_seat
+    >>> client_message('{"type": "fly"}')
+    Traceback (most recent call last):
+    ...
+    games.protocol.ProtocolError: unknown_type
+    """
+    if len(text) > MAX_FRAME_CHARS:
+        raise ProtocolError("too_big")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ProtocolError("bad_json") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("bad_message")
+    schema = _SCHEMAS.get(data["type"])
+    if schema is None:
+        raise ProtocolError("unknown_type")
+    for key, value in data.items():
+        if key == "type":
+            continue
+        if key == "seat" and data["type"] in MOVES:
+            raise ProtocolError("not_your_seat")  # a seat acts only for itself
+        if key not in schema or not schema[key][1](value):
+            raise ProtocolError("bad_message")
+    if any(required and key not in data for key, (required, _check) in schema.items()):
+        raise ProtocolError("bad_message")
+    if data["type"] == "join":
+        data["name"] = display_name(data["name"])
+    return data
+
+
+def display_name(text: str) -> str:
+    """A display name as typed, checked: trimmed, NFC, 1..24 characters, no control or
+    bidi-control characters (markup is kept as text and escaped where it is shown).
+
+    >>> display_name("  Ana <b>  ")
+    'Ana <b>'
+    >>> display_name("\\u202eevil")
+    Traceback (most recent call last):
+    ...
+    games.protocol.ProtocolError: bad_name
+    """
+    name = unicodedata.normalize("NFC", text).strip()
+    if not 1 <= len(name) <= MAX_NAME_CHARS:
+        raise ProtocolError("bad_name")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        raise ProtocolError("bad_name")
+    return name

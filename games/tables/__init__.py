@@ -1,0 +1,99 @@
+"""The live-table service: one writer per table.
+
+Use these functions only (keyword-only arguments, named ``noun_verb``); the owner
+behind them is an in-process :class:`~games.tables.owner.TableOwner` today, and may be
+a lease plus forwarding over the channel layer later (see ``registry``).
+
+- :func:`table_create` (sync): store a new table, return its join code.
+- :func:`table_welcome`: what a connecting client is told (its seat, the view, seq).
+- :func:`table_join`: bind a browser session to a free seat under a display name.
+- :func:`table_submit`: a player's action, stamped on arrival.
+- :func:`table_events_since`: the stored events after a number (catch-up).
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+
+from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options
+
+from . import store
+from .codes import normalise_code
+from .owner import Outcome, wall_ms
+from .registry import group_name, owner_for, registry_drop
+
+__all__ = [
+    "Outcome",
+    "group_name",
+    "registry_drop",
+    "table_create",
+    "table_events_since",
+    "table_seat",
+    "table_join",
+    "table_submit",
+    "table_welcome",
+    "wall_ms",
+]
+
+
+def table_create(
+    *,
+    players: int,
+    options: Options = DEFAULT_OPTIONS,
+    bots: dict[int, BotLevel] | None = None,
+    public: bool = False,
+    seed: int | None = None,
+    deck: tuple[Card, ...] | None = None,
+    dealer: int | None = None,
+    bot_time_scale: float = 1.0,
+) -> str:
+    """Store a new table of ``players`` seats (computer players on the seats of
+    ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
+    (tests, lessons); ``bot_time_scale`` < 1 makes computer players faster (tests)."""
+    return store.table_insert(
+        players=players,
+        options=options,
+        bots=bots or {},
+        public=public,
+        seed=seed,
+        deck=deck,
+        dealer=dealer,
+        bot_time_scale=bot_time_scale,
+    )
+
+
+async def table_welcome(*, code: str, session_key: str | None) -> dict | None:
+    """The welcome message for a client of session ``session_key`` (None: no such table)."""
+    owner = await owner_for(normalise_code(code))
+    if owner is None:
+        return None
+    return owner.snapshot(owner.seat_of(session_key))
+
+
+async def table_join(*, code: str, session_key: str, name: str) -> int | None:
+    """Seat the session (its own seat if it already has one); None when full."""
+    owner = await owner_for(normalise_code(code))
+    if owner is None:
+        return None
+    return await owner.join(session_key=session_key, name=name)
+
+
+async def table_seat(*, code: str, session_key: str | None) -> int | None:
+    """The seat of session ``session_key`` at table ``code``, if any."""
+    owner = await owner_for(normalise_code(code))
+    return None if owner is None else owner.seat_of(session_key)
+
+
+async def table_submit(*, code: str, seat: int, action_json: dict, received_ms: int) -> Outcome:
+    """Apply ``seat``'s action (``{"type": "turn"|"snap"|"snap_pot", "seen"?: int}``),
+    received at wall-clock ``received_ms``; its events are stored, then broadcast."""
+    owner = await owner_for(normalise_code(code))
+    if owner is None:
+        return Outcome(refused="no_table")
+    return await owner.submit(seat=seat, action_json=action_json, received_ms=received_ms)
+
+
+async def table_events_since(*, code: str, since: int) -> list[dict]:
+    """The stored events of ``code`` after number ``since``, in order (any process may
+    answer this: it reads storage only)."""
+    return await database_sync_to_async(store.events_since)(normalise_code(code), since)

@@ -1,0 +1,279 @@
+"""The owner of one table: the single writer.
+
+Every change of a table goes through its owner, one at a time (an ``asyncio.Lock``):
+an action is stamped with the table's clock, applied by the engine, its events get the
+table's next numbers, the step is stored, and only then are the events broadcast.
+Timers run here too, from the same clock: the race is closed (``CloseRace``) when its
+tie window ends, and computer players act after their reaction time, through the same
+path as people.
+
+The table's clock is ``wall clock ms - epoch_ms`` (stored with the table), never less
+than the engine's ``clock_ms``, so a table rebuilt after a restart keeps counting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from channels.db import database_sync_to_async
+
+from games.engine import (
+    Action,
+    Bot,
+    BotLevel,
+    CallSnap,
+    CallSnapPot,
+    CloseRace,
+    Record,
+    TurnCard,
+    apply,
+    final_state,
+    view,
+)
+from games.protocol import action_to_json, event_to_json, view_to_json
+
+from . import store
+from .store import StoredTable
+
+__all__ = ["Outcome", "TableOwner"]
+
+log = logging.getLogger(__name__)
+
+Broadcast = Callable[[dict], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of a submitted action: ``seqs`` of its events, or a ``refused``
+    reason (an engine ``Rejected`` reason, or one of the service's own)."""
+
+    seqs: tuple[int, ...] = ()
+    refused: str | None = None
+
+
+def wall_ms() -> int:
+    """The wall clock in ms: what a consumer stamps on an arriving message."""
+    return int(time.time() * 1000)
+
+
+class TableOwner:
+    """The in-process owner of one table (see the module docstring)."""
+
+    def __init__(self, stored: StoredTable, broadcast: Broadcast) -> None:
+        self.stored = stored
+        self.code = stored.code
+        self._broadcast = broadcast
+        self.record = Record(stored.players, stored.options, stored.dealer, stored.deck)
+        self.actions: list[Action] = list(stored.actions)
+        self.state = final_state(self.record.with_actions(tuple(self.actions)))
+        if self.state.seq != stored.seq:
+            raise RuntimeError(
+                f"table {self.code}: the action log gives seq {self.state.seq}, "
+                f"the stored events end at {stored.seq}"
+            )
+        self.seats = stored.seats
+        self._lock = asyncio.Lock()
+        rng = random.Random(stored.bot_seed ^ len(self.actions))
+        self._bots = {
+            s.number: Bot(
+                s.number, BotLevel[s.bot_level.upper()], random.Random(rng.getrandbits(64))
+            )
+            for s in self.seats
+            if s.is_bot
+        }
+        self._plans: dict[int, asyncio.TimerHandle] = {}
+        self._race_timer: tuple[int, asyncio.TimerHandle] | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._stopped = False
+
+    # -- facts ---------------------------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        """Play starts once every seat has a player (a person or a computer player)."""
+        return all(s.taken for s in self.seats)
+
+    def now_ms(self) -> int:
+        return max(wall_ms() - self.stored.epoch_ms, self.state.clock_ms)
+
+    def seat_of(self, session_key: str | None) -> int | None:
+        if not session_key:
+            return None
+        for s in self.seats:
+            if s.session_key == session_key and not s.is_bot:
+                return s.number
+        return None
+
+    def snapshot(self, seat: int | None) -> dict:
+        """The welcome of a client on ``seat`` (None: a spectator)."""
+        return {
+            "type": "welcome",
+            "code": self.code,
+            "seat": seat,
+            "seats": [s.public() for s in self.seats],
+            "started": self.started,
+            "seq": self.state.seq,
+            "view": view_to_json(view(self.state, seat)),
+        }
+
+    # -- changes -------------------------------------------------------------------------
+
+    async def submit(self, *, seat: int, action_json: dict, received_ms: int) -> Outcome:
+        """Apply a player's action (``{"type": "turn"|"snap"|"snap_pot", "seen"?}``)
+        received at wall time ``received_ms``."""
+        async with self._lock:
+            if not self.started:
+                return Outcome(refused="not_started")
+            at = max(received_ms - self.stored.epoch_ms, self.state.clock_ms)
+            kind = action_json["type"]
+            seen = action_json.get("seen")
+            if kind == "turn":
+                action: Action = TurnCard(seat, at)
+            elif kind == "snap":
+                action = CallSnap(seat, at, seen)
+            elif kind == "snap_pot":
+                action = CallSnapPot(seat, at, seen)
+            else:
+                return Outcome(refused="bad_action")
+            return await self._apply(action)
+
+    async def join(self, *, session_key: str, name: str) -> int | None:
+        """Seat the session ``session_key`` (its own seat if it has one, else the first
+        free seat); None when the table is full."""
+        async with self._lock:
+            mine = self.seat_of(session_key)
+            if mine is not None:
+                return mine
+            free = next((s for s in self.seats if not s.taken), None)
+            if free is None:
+                return None
+            await database_sync_to_async(store.seat_bind)(
+                self.stored.id, free.number, session_key, name
+            )
+            free.session_key, free.name = session_key, name
+            await self._broadcast(
+                {
+                    "type": "table.seats",
+                    "seats": [s.public() for s in self.seats],
+                    "started": self.started,
+                }
+            )
+            self._after_step()
+            return free.number
+
+    async def _apply(self, action: Action) -> Outcome:
+        """Apply, number, store, then broadcast (the caller holds the lock)."""
+        step = apply(self.state, action)
+        if step.rejected:
+            return Outcome(refused=step.events[0].reason)
+        public = view_to_json(view(step.state, None))
+        first = self.state.seq + 1
+        events = [
+            {"seq": first + i, "data": event_to_json(e), "view": public}
+            for i, e in enumerate(step.events)
+        ]
+        await database_sync_to_async(store.step_append)(
+            self.stored.id, len(self.actions), action_to_json(action), events
+        )
+        self.state = step.state
+        self.actions.append(action)
+        for e in events:
+            await self._broadcast(
+                {"type": "table.event", "seq": e["seq"], **e["data"], "view": public}
+            )
+        self._after_step()
+        return Outcome(seqs=tuple(e["seq"] for e in events))
+
+    # -- timers --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the timers of a table just loaded (after a restart, for instance)."""
+        self._after_step()
+
+    def stop(self) -> None:
+        """Forget every timer and pending task (the process is going away)."""
+        self._stopped = True
+        for handle in self._plans.values():
+            handle.cancel()
+        self._plans.clear()
+        if self._race_timer is not None:
+            self._race_timer[1].cancel()
+            self._race_timer = None
+        for task in self._tasks:
+            task.cancel()
+
+    def _later(self, delay_ms: float, work: Callable[[], Awaitable[None]]) -> asyncio.TimerHandle:
+        loop = asyncio.get_running_loop()
+        return loop.call_later(max(0.0, delay_ms) / 1000, self._spawn, work)
+
+    def _spawn(self, work: Callable[[], Awaitable[None]]) -> None:
+        if self._stopped:
+            return
+        task = asyncio.get_running_loop().create_task(work())
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: timer failed", self.code, exc_info=task.exception())
+
+    def _after_step(self) -> None:
+        """Set the timers for the new state: the race's end and the bots' plans."""
+        if self._stopped:
+            return
+        state = self.state
+        race = state.race
+        if race is None or state.over:
+            if self._race_timer is not None:
+                self._race_timer[1].cancel()
+                self._race_timer = None
+        elif self._race_timer is None or self._race_timer[0] != race.closes_at_ms:
+            if self._race_timer is not None:
+                self._race_timer[1].cancel()
+            closes = race.closes_at_ms
+            delay = closes - (wall_ms() - self.stored.epoch_ms)
+            self._race_timer = (closes, self._later(delay, lambda: self._close_race(closes)))
+        if state.over or not self.started:
+            for handle in self._plans.values():
+                handle.cancel()
+            self._plans.clear()
+            return
+        now = self.now_ms()
+        for seat, bot in self._bots.items():
+            plan = bot.react(view(state, seat), now)
+            if plan is None:
+                continue
+            old = self._plans.pop(seat, None)
+            if old is not None:
+                old.cancel()
+            delay = (plan.at_ms - now) * self.stored.bot_time_scale
+            action = plan.action
+            self._plans[seat] = self._later(delay, lambda s=seat, a=action: self._bot_act(s, a))
+
+    async def _close_race(self, closes_at_ms: int) -> None:
+        async with self._lock:
+            race = self.state.race
+            if race is None or race.closes_at_ms != closes_at_ms or self.state.over:
+                return
+            self._race_timer = None
+            await self._apply(CloseRace(max(self.now_ms(), closes_at_ms)))
+
+    async def _bot_act(self, seat: int, planned: Action) -> None:
+        self._plans.pop(seat, None)
+        async with self._lock:
+            if self.state.over:
+                return
+            at = self.now_ms()
+            if isinstance(planned, TurnCard):
+                action: Action = TurnCard(seat, at)
+            else:
+                action = type(planned)(seat, at, planned.seen)
+            outcome = await self._apply(action)
+            if outcome.refused:
+                self._after_step()  # bots react after every step, accepted or not

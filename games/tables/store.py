@@ -1,0 +1,173 @@
+"""Storage of live tables (synchronous Django ORM; the owner calls it off the loop).
+
+A table is stored as its start (players, options, dealer, dealt deck), its seats, its
+action log and its numbered events. The action log is what rebuilds the game after a
+restart; the events (each with the public view after its step) are what a reconnecting
+client reads back. Both are written in one transaction per step, before anything is
+broadcast.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+
+from games.engine import Action, BotLevel, Card, Options, new_game
+from games.models import Seat, Table, TableAction, TableEvent
+from games.protocol import action_from_json, options_from_json, options_to_json
+
+from .codes import new_code
+
+__all__ = [
+    "SeatInfo",
+    "StoredTable",
+    "events_since",
+    "seat_bind",
+    "step_append",
+    "table_insert",
+    "table_load",
+]
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    number: int
+    name: str = ""
+    session_key: str = ""
+    is_bot: bool = False
+    bot_level: str = ""
+
+    @property
+    def taken(self) -> bool:
+        return self.is_bot or bool(self.session_key)
+
+    def public(self) -> dict:
+        """What every client may know about a seat (never the session key)."""
+        return {
+            "seat": self.number,
+            "name": self.name,
+            "bot": self.is_bot,
+            "level": self.bot_level or None,
+            "taken": self.taken,
+        }
+
+
+@dataclass(slots=True)
+class StoredTable:
+    id: int
+    code: str
+    players: int
+    options: Options
+    dealer: int
+    deck: tuple[Card, ...]
+    bot_seed: int
+    bot_time_scale: float
+    epoch_ms: int
+    seats: list[SeatInfo]
+    actions: list[Action] = field(default_factory=list)
+    seq: int = 0
+
+
+def table_insert(
+    *,
+    players: int,
+    options: Options,
+    bots: dict[int, BotLevel],
+    public: bool = False,
+    seed: int | None = None,
+    deck: tuple[Card, ...] | None = None,
+    dealer: int | None = None,
+    bot_time_scale: float = 1.0,
+) -> str:
+    """Store a new table, dealt now, and return its code."""
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    state = new_game(players, random.Random(rng.getrandbits(64)), options)
+    if deck is None:
+        deck, dealer = state.deck, state.dealer
+    elif dealer is None:
+        dealer = players - 1
+    if not all(0 <= s < players for s in bots):
+        raise ValueError("a computer player's seat is outside the table")
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    code=new_code(),
+                    players=players,
+                    options=options_to_json(options),
+                    dealer=dealer,
+                    deck=[c.code for c in deck],
+                    bot_seed=rng.getrandbits(62),
+                    bot_time_scale=bot_time_scale,
+                    public=public,
+                    epoch_ms=int(time.time() * 1000),
+                )
+                Seat.objects.bulk_create(
+                    Seat(
+                        table=table,
+                        number=n,
+                        is_bot=n in bots,
+                        bot_level=bots[n].name.lower() if n in bots else "",
+                    )
+                    for n in range(players)
+                )
+            return table.code
+        except IntegrityError:
+            continue  # the code was taken: draw another
+    raise RuntimeError("no free table code")
+
+
+def table_load(code: str) -> StoredTable | None:
+    """Everything needed to rebuild table ``code``, or None when there is no such table."""
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        return None
+    seats = [
+        SeatInfo(s.number, s.display_name, s.session_key, s.is_bot, s.bot_level)
+        for s in table.seats.order_by("number")
+    ]
+    actions = [
+        action_from_json(a) for a in table.actions.order_by("index").values_list("data", flat=True)
+    ]
+    last = table.events.order_by("-seq").values_list("seq", flat=True).first()
+    return StoredTable(
+        id=table.id,
+        code=table.code,
+        players=table.players,
+        options=options_from_json(table.options),
+        dealer=table.dealer,
+        deck=tuple(Card.parse(c) for c in table.deck),
+        bot_seed=table.bot_seed,
+        bot_time_scale=table.bot_time_scale,
+        epoch_ms=table.epoch_ms,
+        seats=seats,
+        actions=actions,
+        seq=last or 0,
+    )
+
+
+def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:
+    """Store one accepted action and its numbered events (``seq``, ``data``, ``view``)."""
+    with transaction.atomic():
+        TableAction.objects.create(table_id=table_id, index=index, data=action)
+        TableEvent.objects.bulk_create(
+            TableEvent(table_id=table_id, seq=e["seq"], data=e["data"], view=e["view"])
+            for e in events
+        )
+
+
+def seat_bind(table_id: int, number: int, session_key: str, name: str) -> None:
+    """Give seat ``number`` to the browser session ``session_key`` under ``name``."""
+    Seat.objects.filter(table_id=table_id, number=number).update(
+        session_key=session_key, display_name=name
+    )
+
+
+def events_since(code: str, since: int, limit: int = 5000) -> list[dict]:
+    """The stored events of table ``code`` numbered after ``since``, in order, as
+    ``{"seq", "code", "params", "view"}`` (the public view)."""
+    rows = TableEvent.objects.filter(table__code=code, seq__gt=since).order_by("seq")[:limit]
+    return [{"seq": r.seq, **r.data, "view": r.view} for r in rows]

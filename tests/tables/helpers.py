@@ -1,0 +1,164 @@
+"""Helpers for the live-table tests: real consumers over the in-memory channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from games.engine import Card, Record, apply, full_deck, start_state
+from games.models import Table
+from games.protocol import action_from_json, options_from_json
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def stacked_deck(players: int, plays: list[str]) -> tuple[Card, ...]:
+    """A deck (dealer = the last seat) whose first turned cards are ``plays``, in turn
+    order from seat 0; the other cards follow in the order of a fresh deck."""
+    per_seat = [list(range(s, 52, players)) for s in range(players)]  # deck indices
+    order = [list(reversed(idx)) for idx in per_seat]  # top first
+    deck: list[Card | None] = [None] * 52
+    chosen = [Card.parse(c) for c in plays]
+    for k, card in enumerate(chosen):
+        deck[order[k % players][k // players]] = card
+    rest = iter(c for c in full_deck() if c not in chosen)
+    return tuple(c if c is not None else next(rest) for c in deck)
+
+
+@database_sync_to_async
+def session_new() -> str:
+    store = SessionStore()
+    store.create()
+    return store.session_key
+
+
+def application():
+    from snapsite.asgi import application as app  # after the test environment is set up
+
+    return app
+
+
+class Client:
+    """A WebSocket client that keeps every frame it receives."""
+
+    def __init__(self, comm: WebsocketCommunicator) -> None:
+        self.comm = comm
+        self.frames: list[dict] = []
+
+    async def send(self, **message) -> None:
+        await self.comm.send_to(text_data=json.dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        await self.comm.send_to(text_data=text)
+
+    async def recv(self, timeout: float = 3) -> dict:
+        frame = await self.comm.receive_json_from(timeout=timeout)
+        self.frames.append(frame)
+        return frame
+
+    async def error(self) -> dict:
+        frame = await self.recv()
+        assert frame["type"] == "error", frame
+        return frame
+
+    async def until(self, code: str, timeout: float = 5) -> list[dict]:
+        """Receive event frames until one with ``code``; return the events received."""
+        events = []
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            assert left > 0, f"no {code} event; got {[e.get('code') for e in events]}"
+            frame = await self.recv(timeout=left)
+            if frame["type"] == "event":
+                events.append(frame)
+                if frame["code"] == code:
+                    return events
+
+    async def nothing(self, timeout: float = 0.2) -> bool:
+        return await self.comm.receive_nothing(timeout=timeout)
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+async def connect(code: str, session_key: str | None = None, hello: dict | None = None) -> Client:
+    """Connect to table ``code`` (with the session cookie, if any) and say hello."""
+    headers = [ORIGIN]
+    if session_key:
+        headers.append((b"cookie", f"sessionid={session_key}".encode()))
+    comm = WebsocketCommunicator(application(), f"/ws/play/{code}/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    client = Client(comm)
+    await client.send(type="hello", **(hello or {}))
+    welcome = await client.recv()
+    assert welcome["type"] == "welcome", welcome
+    client.welcome = welcome
+    return client
+
+
+async def player(code: str, name: str) -> Client:
+    """A new browser session that joins table ``code`` under ``name``."""
+    key = await session_new()
+    client = await connect(code, key)
+    client.session_key = key
+    await client.send(type="join", name=name)
+    welcome = await client.recv()
+    assert welcome["type"] == "welcome" and welcome["seat"] is not None, welcome
+    client.welcome = welcome
+    return client
+
+
+@database_sync_to_async
+def stored_record(code: str) -> Record:
+    """The table's record, from storage alone."""
+    table = Table.objects.get(code=code)
+    actions = tuple(
+        action_from_json(a) for a in table.actions.order_by("index").values_list("data", flat=True)
+    )
+    deck = tuple(Card.parse(c) for c in table.deck)
+    return Record(table.players, options_from_json(table.options), table.dealer, deck, actions)
+
+
+def states_by_seq(record: Record) -> dict:
+    """seq -> the state after the step that produced event ``seq`` (0: the start)."""
+    state = start_state(record)
+    states = {0: state}
+    for action in record.actions:
+        step = apply(state, action)
+        assert not step.rejected
+        for seq in range(state.seq + 1, step.state.seq + 1):
+            states[seq] = step.state
+        state = step.state
+    return states
+
+
+def card_codes(value) -> set[str]:
+    """Every card code anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return set().union(*(card_codes(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(card_codes(v) for v in value)) if value else set()
+    if isinstance(value, str):
+        try:
+            return {Card.parse(value).code} if value == Card.parse(value).code else set()
+        except ValueError:
+            return set()
+    return set()
+
+
+def assert_frames_safe(frames: list[dict], record: Record) -> None:
+    """No frame shows a card that is face down at its moment; every view holds 52 cards."""
+    states = states_by_seq(record)
+    for frame in frames:
+        if frame["type"] not in ("event", "welcome"):
+            continue
+        state = states[frame["seq"]]
+        face_down = {c.code for pile in state.face_down for c in pile}
+        assert not card_codes(frame) & face_down, frame
+        v = frame["view"]
+        assert sum(v["face_down_counts"]) + sum(v["face_up_counts"]) + v["pot_count"] == 52

@@ -1,0 +1,135 @@
+"""Rule paths played over the WebSocket: snap, tie, wrong call, too late, reconnect."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import tables
+from games.engine import Options
+
+from .helpers import assert_frames_safe, connect, player, stacked_deck, stored_record
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+create = database_sync_to_async(tables.table_create)
+
+
+async def two_players(plays: list[str], **options):
+    code = await create(players=2, options=Options(**options), deck=stacked_deck(2, plays))
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    assert (ana.welcome["seat"], ben.welcome["seat"]) == (0, 1)
+    assert ben.welcome["started"] is True
+    await ana.recv()  # the "seats" message telling Ana that Ben sat down
+    return code, ana, ben
+
+
+async def turn_both(ana, ben):
+    await ana.send(type="turn")
+    await ana.until("card_turned")
+    await ben.until("card_turned")
+    await ben.send(type="turn")
+    await ana.until("card_turned")
+    await ben.until("card_turned")
+
+
+async def test_snap_wins_both_piles_after_the_tie_window():
+    code, ana, ben = await two_players(["7H", "7S", "2C", "9D"], tie_window_ms=60)
+    await turn_both(ana, ben)
+    await ana.send(type="snap", seen=2)
+    events = await ben.until("piles_won")
+    assert [(e["seq"], e["code"]) for e in events] == [(3, "race_opened"), (4, "piles_won")]
+    won = events[-1]
+    assert won["params"] == {
+        "winner": 0,
+        "piles": [1, 0],
+        "cards": 2,
+        "with_pot": False,
+        "pot_cards": 0,
+    }
+    assert won["view"]["face_down_counts"] == [27, 25] and won["view"]["me"] == 1
+    assert (await ana.until("piles_won"))[-1]["view"]["me"] == 0
+    assert_frames_safe(ana.frames + ben.frames, await stored_record(code))
+
+
+async def test_two_calls_inside_the_tie_window_tie_and_go_to_the_pot():
+    code, ana, ben = await two_players(["7H", "7S", "2C", "9D"], tie_window_ms=400)
+    await turn_both(ana, ben)
+    await ana.send(type="snap", seen=2)
+    await ben.send(type="snap", seen=2)
+    events = await ana.until("tie_to_pot")
+    assert [e["code"] for e in events] == ["race_opened", "call_joined", "tie_to_pot"]
+    tie = events[-1]["params"]
+    assert tie["callers"] == [0, 1] and tie["pot_cards"] == 2
+    assert events[-1]["view"]["pot_count"] == 2 and events[-1]["view"]["face_up_counts"] == [0, 0]
+    # the service closed the race itself, once the window had passed
+    opened = events[0]["params"]
+    assert opened["closes_at_ms"] - opened["at_ms"] == 400
+    assert_frames_safe(ana.frames, await stored_record(code))
+
+
+async def test_a_wrong_call_gives_the_top_card_to_the_player_who_just_played():
+    code, ana, ben = await two_players(["7H", "8S"], tie_window_ms=60)
+    await ana.send(type="turn")
+    await ana.until("card_turned")
+    await ben.until("card_turned")
+    await ben.send(type="snap", seen=1)
+    wrong = (await ana.until("wrong_call"))[-1]
+    assert wrong["params"] == {"seat": 1, "kind": "snap", "penalty_to": 0, "paid": True}
+    assert wrong["view"]["face_down_counts"] == [26, 25]
+    assert_frames_safe(ana.frames, await stored_record(code))
+
+
+async def test_a_call_on_a_match_already_won_is_too_late_not_wrong():
+    code, ana, ben = await two_players(["7H", "7S", "2C", "9D"], tie_window_ms=0)
+    await turn_both(ana, ben)
+    await ana.send(type="snap", seen=2)  # a tie window of 0: won at once
+    await ben.until("piles_won")
+    await ben.send(type="snap", seen=2)  # Ben was looking at the match too
+    late = (await ana.until("too_late"))[-1]
+    assert late["params"] == {"seat": 1, "kind": "snap"}
+    assert late["view"]["face_down_counts"] == [27, 25]  # no penalty
+    await ben.until("too_late")
+    await ben.send(type="snap", seen=late["seq"])  # now nothing matches on his screen
+    wrong = (await ana.until("wrong_call"))[-1]
+    assert wrong["params"]["seat"] == 1 and wrong["params"]["paid"] is True
+
+
+async def test_a_reconnecting_player_gets_exactly_the_missed_events_and_keeps_the_seat():
+    code, ana, ben = await two_players(["7H", "7S", "2C", "9D"], tie_window_ms=30)
+    await turn_both(ana, ben)
+    await ben.close()
+    await ana.send(type="snap", seen=2)
+    await ana.until("piles_won")
+    await ana.send(type="turn")
+    await ana.until("card_turned")
+    back = await connect(code, ben.session_key, hello={"since": 2})
+    assert back.welcome["seat"] == 1 and back.welcome["seq"] == 5
+    missed = [await back.recv() for _ in range(3)]
+    assert [(f["type"], f["seq"], f["code"]) for f in missed] == [
+        ("event", 3, "race_opened"),
+        ("event", 4, "piles_won"),
+        ("event", 5, "card_turned"),
+    ]
+    assert await back.nothing()
+    await back.send(type="resync", since=4)  # a resync answers the same way
+    assert [(await back.recv())["seq"]] == [5]
+    await back.send(type="turn")  # his seat is still his
+    turned = (await ana.until("card_turned"))[-1]
+    assert turned["params"]["seat"] == 1 and turned["seq"] == 6
+    assert_frames_safe(back.frames + ana.frames, await stored_record(code))
+
+
+async def test_a_spectator_sees_public_views_and_may_not_act():
+    code, ana, ben = await two_players(["7H", "7S"], tie_window_ms=30)
+    watcher = await connect(code)
+    assert watcher.welcome["seat"] is None and watcher.welcome["view"]["me"] is None
+    await watcher.send(type="turn")
+    assert (await watcher.error())["code"] == "not_seated"
+    await ana.send(type="turn")
+    turned = (await watcher.until("card_turned"))[-1]
+    assert turned["view"]["me"] is None and turned["params"] == {"seat": 0, "card": "7H"}
+    await asyncio.sleep(0)
