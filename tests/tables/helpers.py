@@ -110,6 +110,7 @@ async def player(code: str, name: str) -> Client:
     welcome = await client.recv()
     assert welcome["type"] == "welcome" and welcome["seat"] is not None, welcome
     client.welcome = welcome
+    assert (await client.recv())["type"] == "seats"  # told to everyone, the newcomer too
     return client
 
 

@@ -23,7 +23,7 @@ async def two_players(plays: list[str], **options):
     ben = await player(code, "Ben")
     assert (ana.welcome["seat"], ben.welcome["seat"]) == (0, 1)
     assert ben.welcome["started"] is True
-    await ana.recv()  # the "seats" message telling Ana that Ben sat down
+    assert (await ana.recv())["type"] == "seats"  # Ben sat down
     return code, ana, ben
 
 

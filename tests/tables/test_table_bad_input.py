@@ -1,0 +1,133 @@
+"""Bad input over the WebSocket: answered with an error, the game unchanged, nobody
+else disturbed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import tables
+from games.engine import Options
+from games.protocol import MAX_FRAME_CHARS
+
+from .helpers import application, connect, player, session_new, stacked_deck
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+create = database_sync_to_async(tables.table_create)
+
+
+async def table_of_two():
+    code = await create(players=2, options=Options(), deck=stacked_deck(2, ["7H", "7S"]))
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    assert (await ana.recv())["type"] == "seats"  # Ben sat down
+    return code, ana, ben
+
+
+async def assert_unchanged(code: str, client) -> None:
+    await client.send(type="hello")
+    welcome = await client.recv()
+    assert welcome["type"] == "welcome" and welcome["seq"] == 0
+    assert welcome["view"]["face_down_counts"] == [26, 26]
+
+
+async def test_malformed_unknown_and_oversized_frames_get_errors_and_change_nothing():
+    code, ana, ben = await table_of_two()
+    bad = {
+        "{not json": "bad_json",
+        "[1, 2]": "bad_message",
+        '{"kind": "turn"}': "bad_message",
+        '{"type": "fly"}': "unknown_type",
+        '{"type": "snap", "seen": "three"}': "bad_message",
+        '{"type": "snap", "seen": -1}': "bad_message",
+        '{"type": "turn", "extra": 1}': "bad_message",
+        '{"type": "resync"}': "bad_message",
+        json.dumps({"type": "turn", "pad": "x" * MAX_FRAME_CHARS}): "too_big",
+    }
+    for text, code_expected in bad.items():
+        await ana.send_text(text)
+        error = await ana.error()
+        assert error["code"] == code_expected, text
+    assert error["message"] == "That is not a move in this game."
+    await ana.comm.send_to(bytes_data=b"\x00\x01")
+    assert (await ana.error())["code"] == "binary"
+    assert await ben.nothing()  # the other player heard nothing of it
+    await assert_unchanged(code, ben)
+    await ana.send(type="turn")  # Ana's own connection still works
+    assert (await ben.until("card_turned"))[-1]["params"]["seat"] == 0
+
+
+async def test_acting_for_another_seat_is_refused():
+    code, ana, ben = await table_of_two()
+    await ana.send(type="turn", seat=1)
+    assert (await ana.error())["code"] == "not_your_seat"
+    await ben.send(type="turn")  # it is Ana's turn (seat 0), not Ben's
+    refused = await ben.error()
+    assert refused["code"] == "not_your_turn"
+    assert refused["message"] == "It is not your turn, so you may not turn over a card now."
+    await assert_unchanged(code, ana)
+
+
+async def test_errors_are_told_in_the_language_of_the_client():
+    code, ana, ben = await table_of_two()
+    await ben.send(type="hello", lang="hr")
+    await ben.recv()
+    await ben.send(type="turn")
+    refused = await ben.error()
+    assert refused["code"] == "not_your_turn"
+    from django.utils import translation
+
+    from games.texts import reject_text
+
+    with translation.override("hr"):
+        assert refused["message"] == reject_text("not_your_turn")
+
+
+async def test_names_are_checked_and_markup_is_kept_as_plain_text():
+    code = await create(players=3, options=Options())
+    guest = await connect(code, await session_new())
+    for name in ["", "   ", "x" * 25, "evil\u202e", "tab\tname"]:
+        await guest.send(type="join", name=name)
+        assert (await guest.error())["code"] == "bad_name", name
+    await guest.send(type="join", name="  <b>Zoë</b> ")
+    welcome = await guest.recv()
+    assert welcome["seats"][0]["name"] == "<b>Zoë</b>" and welcome["seat"] == 0
+    nobody = await connect(code)  # no session: may watch, may not sit
+    await nobody.send(type="join", name="Eve")
+    assert (await nobody.error())["code"] == "no_session"
+
+
+async def test_a_full_table_refuses_one_more_player():
+    code, ana, ben = await table_of_two()
+    late = await connect(code, await session_new())
+    await late.send(type="join", name="Cleo")
+    assert (await late.error())["code"] == "table_full"
+
+
+async def test_flooding_is_answered_with_rate_limited_and_the_game_goes_on():
+    code, ana, ben = await table_of_two()
+    for _ in range(40):
+        await ben.send(type="ping")
+    frames = [await ben.recv() for _ in range(40)]
+    kinds = [f["type"] if f["type"] == "pong" else f["code"] for f in frames]
+    assert "rate_limited" in kinds and kinds[0] == "pong"
+    await ana.send(type="turn")
+    assert (await ben.until("card_turned"))[-1]["seq"] == 1
+
+
+async def test_an_unknown_table_or_a_foreign_origin_is_not_connected():
+    comm = WebsocketCommunicator(
+        application(), "/ws/play/ZZZZZZ/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect()
+    assert not connected
+    code = await create(players=2, options=Options())
+    comm = WebsocketCommunicator(
+        application(), f"/ws/play/{code}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await comm.connect()
+    assert not connected

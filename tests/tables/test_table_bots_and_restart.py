@@ -1,0 +1,81 @@
+"""Computer players to the end of a game, and a table that survives a restart."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import tables
+from games.engine import BotLevel, Options, final_state, view
+from games.protocol import view_for_seat, view_to_json
+
+from .helpers import assert_frames_safe, connect, states_by_seq, stored_record
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+create = database_sync_to_async(tables.table_create)
+
+#: Computer players 100 times quicker than people, a short tie window: seconds per game.
+FAST = {"bot_time_scale": 0.01}
+
+
+async def bot_table(levels: list[BotLevel], seed: int, turn_limit: int) -> str:
+    return await create(
+        players=len(levels),
+        options=Options(tie_window_ms=25, turn_limit=turn_limit),
+        bots=dict(enumerate(levels)),
+        seed=seed,
+        **FAST,
+    )
+
+
+def event_frames(frames: list[dict]) -> list[dict]:
+    return [f for f in frames if f["type"] == "event"]
+
+
+async def test_computer_players_play_a_game_to_the_end_and_the_record_replays_it():
+    levels = [BotLevel.BEGINNER, BotLevel.STEADY, BotLevel.QUICK]
+    code = await bot_table(levels, seed=11, turn_limit=90)
+    watcher = await connect(code)
+    await watcher.until("game_over", timeout=60)
+    events = event_frames(watcher.frames)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))  # each once, in order
+    codes = {e["code"] for e in events}
+    assert {"card_turned", "race_opened", "piles_won"} <= codes
+    record = await stored_record(code)
+    end = final_state(record)
+    assert end.over and end.seq == events[-1]["seq"]
+    assert events[-1]["view"] == view_to_json(view(end, None))
+    assert_frames_safe(watcher.frames, record)  # 52 cards and no face-down card, every frame
+
+
+async def test_the_view_of_every_seat_is_the_public_view_with_its_seat():
+    code = await bot_table([BotLevel.QUICK, BotLevel.QUICK], seed=3, turn_limit=20)
+    watcher = await connect(code)
+    await watcher.until("game_over", timeout=30)
+    for state in states_by_seq(await stored_record(code)).values():
+        public = view_to_json(view(state, None))
+        for seat in range(state.players):
+            assert view_for_seat(public, seat) == view_to_json(view(state, seat))
+
+
+async def test_a_table_rebuilt_from_storage_after_a_restart_goes_on_where_it_was():
+    code = await bot_table([BotLevel.STEADY] * 4, seed=5, turn_limit=120)
+    watcher = await connect(code)
+    while len(event_frames(watcher.frames)) < 25:
+        await watcher.until("card_turned")
+    tables.registry_drop()  # the process "restarts": every owner and timer is gone
+    assert await watcher.nothing(timeout=0.3)  # nobody owns the table: it stands still
+    dropped_at = event_frames(watcher.frames)[-1]["seq"]
+    # the next client to come rebuilds the owner from storage, and play goes on
+    late = await connect(code, hello={"since": dropped_at})
+    assert late.welcome["seq"] >= dropped_at
+    caught_up = [await late.recv() for _ in range(late.welcome["seq"] - dropped_at)]
+    assert [f["seq"] for f in caught_up] == list(range(dropped_at + 1, late.welcome["seq"] + 1))
+    await watcher.until("game_over", timeout=60)
+    events = event_frames(watcher.frames)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))  # nothing lost
+    record = await stored_record(code)
+    assert final_state(record).seq == events[-1]["seq"] and final_state(record).over
+    assert events[-1]["seq"] > dropped_at + 10  # it went on, well past the restart
+    assert_frames_safe(watcher.frames + late.frames, record)
