@@ -74,6 +74,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat: int | None = None
         self.last_seq: int | None = None  # None until welcomed
         self.rate = RateLimit()
+        self.rate_warned = False
         self.group = tables.group_name(self.code)
         if await tables.table_welcome(code=self.code, session_key=self.session_key) is None:
             await self.close(code=4404)
@@ -86,9 +87,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         received_ms = tables.wall_ms()
+        if not self.rate.allow():
+            if not self.rate_warned:  # one error per flood; the rest is dropped unread
+                self.rate_warned = True
+                await self.send_error("rate_limited")
+            return
+        self.rate_warned = False
         try:
-            if not self.rate.allow():
-                raise ProtocolError("rate_limited")
             if text_data is None:
                 raise ProtocolError("binary")
             message = client_message(text_data)

@@ -35,7 +35,7 @@ from games.engine import (
     final_state,
     view,
 )
-from games.protocol import action_to_json, event_to_json, view_to_json
+from games.protocol import action_to_json, event_to_json, options_to_json, view_to_json
 
 from . import store
 from .store import StoredTable
@@ -86,7 +86,9 @@ class TableOwner:
             for s in self.seats
             if s.is_bot
         }
-        self._plans: dict[int, asyncio.TimerHandle] = {}
+        # seat -> (plan number, timer): a plan runs only while it is still the seat's plan
+        self._plans: dict[int, tuple[int, asyncio.TimerHandle]] = {}
+        self._plan_count = 0
         self._race_timer: tuple[int, asyncio.TimerHandle] | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
@@ -117,6 +119,7 @@ class TableOwner:
             "seat": seat,
             "seats": [s.public() for s in self.seats],
             "started": self.started,
+            "options": options_to_json(self.stored.options),
             "seq": self.state.seq,
             "view": view_to_json(view(self.state, seat)),
         }
@@ -198,7 +201,7 @@ class TableOwner:
     def stop(self) -> None:
         """Forget every timer and pending task (the process is going away)."""
         self._stopped = True
-        for handle in self._plans.values():
+        for _number, handle in self._plans.values():
             handle.cancel()
         self._plans.clear()
         if self._race_timer is not None:
@@ -240,7 +243,7 @@ class TableOwner:
             delay = closes - (wall_ms() - self.stored.epoch_ms)
             self._race_timer = (closes, self._later(delay, lambda: self._close_race(closes)))
         if state.over or not self.started:
-            for handle in self._plans.values():
+            for _number, handle in self._plans.values():
                 handle.cancel()
             self._plans.clear()
             return
@@ -251,10 +254,12 @@ class TableOwner:
                 continue
             old = self._plans.pop(seat, None)
             if old is not None:
-                old.cancel()
+                old[1].cancel()
             delay = (plan.at_ms - now) * self.stored.bot_time_scale
-            action = plan.action
-            self._plans[seat] = self._later(delay, lambda s=seat, a=action: self._bot_act(s, a))
+            self._plan_count += 1
+            number, action = self._plan_count, plan.action
+            handle = self._later(delay, lambda s=seat, n=number, a=action: self._bot_act(s, n, a))
+            self._plans[seat] = (number, handle)
 
     async def _close_race(self, closes_at_ms: int) -> None:
         async with self._lock:
@@ -264,11 +269,12 @@ class TableOwner:
             self._race_timer = None
             await self._apply(CloseRace(max(self.now_ms(), closes_at_ms)))
 
-    async def _bot_act(self, seat: int, planned: Action) -> None:
-        self._plans.pop(seat, None)
+    async def _bot_act(self, seat: int, number: int, planned: Action) -> None:
         async with self._lock:
-            if self.state.over:
-                return
+            current = self._plans.get(seat)
+            if current is None or current[0] != number or self.state.over:
+                return  # replaced by a newer plan while waiting for its turn
+            del self._plans[seat]
             at = self.now_ms()
             if isinstance(planned, TurnCard):
                 action: Action = TurnCard(seat, at)
