@@ -35,6 +35,7 @@ from games.engine import (
 )
 
 __all__ = [
+    "ERROR_CODES",
     "MAX_FRAME_CHARS",
     "MAX_NAME_CHARS",
     "MOVES",
@@ -180,6 +181,31 @@ _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
 }
 #: The message types that are moves of the game.
 MOVES = ("turn", "snap", "snap_pot")
+#: Every ``code`` of an ``error`` frame a client can receive (docs/protocol.md):
+#: the protocol's own, the seat's and the service's, then the engine's refusals.
+ERROR_CODES: tuple[str, ...] = (
+    "too_big",
+    "binary",
+    "bad_json",
+    "bad_message",
+    "unknown_type",
+    "not_your_seat",
+    "bad_name",
+    "rate_limited",
+    "no_session",
+    "table_full",
+    "not_seated",
+    "not_started",
+    "no_table",
+    "bad_action",
+    "game_over",
+    "bad_time",
+    "player_out",
+    "no_cards",
+    "not_your_turn",
+    "race_open",
+    "already_called",
+)
 
 
 class ProtocolError(ValueError):

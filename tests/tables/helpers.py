@@ -85,15 +85,20 @@ class Client:
         await self.comm.disconnect()
 
 
-async def connect(code: str, session_key: str | None = None, hello: dict | None = None) -> Client:
-    """Connect to table ``code`` (with the session cookie, if any) and say hello."""
+async def open_connection(code: str, session_key: str | None = None) -> Client:
+    """A connection to table ``code`` (with the session cookie, if any), before hello."""
     headers = [ORIGIN]
     if session_key:
         headers.append((b"cookie", f"sessionid={session_key}".encode()))
     comm = WebsocketCommunicator(application(), f"/ws/play/{code}/", headers=headers)
     connected, _ = await comm.connect()
     assert connected
-    client = Client(comm)
+    return Client(comm)
+
+
+async def connect(code: str, session_key: str | None = None, hello: dict | None = None) -> Client:
+    """Connect to table ``code`` (with the session cookie, if any) and say hello."""
+    client = await open_connection(code, session_key)
     await client.send(type="hello", **(hello or {}))
     welcome = await client.recv()
     assert welcome["type"] == "welcome", welcome

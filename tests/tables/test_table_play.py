@@ -133,3 +133,25 @@ async def test_a_spectator_sees_public_views_and_may_not_act():
     turned = (await watcher.until("card_turned"))[-1]
     assert turned["view"]["me"] is None and turned["params"] == {"seat": 0, "card": "7H"}
     await asyncio.sleep(0)
+
+
+async def test_snap_pot_wins_the_pot_and_the_matching_pile():
+    plays = ["7H", "7S", "2C", "9D", "7C"]
+    code, ana, ben = await two_players(plays, tie_window_ms=200)
+    await turn_both(ana, ben)
+    await ana.send(type="snap", seen=2)
+    await ben.send(type="snap", seen=2)
+    tie = (await ben.until("tie_to_pot"))[-1]
+    assert tie["params"]["pot_top"] in ("7H", "7S") and tie["view"]["pot_count"] == 2
+    await turn_both(ana, ben)  # 2C, 9D
+    await ana.send(type="turn")  # 7C: matches the pot's 7
+    turned = (await ben.until("card_turned"))[-1]
+    assert turned["view"]["valid"] == {"snap": [], "snap_pot": [0]}
+    await ben.send(type="snap_pot", seen=turned["seq"])
+    events = await ana.until("piles_won")
+    assert [e["code"] for e in events] == ["card_turned", "race_opened", "piles_won"]
+    assert events[1]["params"]["kind"] == "snap_pot" and events[1]["params"]["seat"] == 1
+    won = events[-1]["params"]
+    assert (won["winner"], won["with_pot"], won["pot_cards"], won["piles"]) == (1, True, 2, [0])
+    assert events[-1]["view"]["pot_count"] == 0 and events[-1]["view"]["face_up_counts"] == [0, 1]
+    assert_frames_safe(ana.frames + ben.frames, await stored_record(code))

@@ -1,0 +1,90 @@
+"""docs/protocol.md is true: its worked example is played against the real server, and
+its lists of messages and error codes are the server's."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import tables
+from games.engine import Options
+from games.protocol import _SCHEMAS, ERROR_CODES, client_message
+
+from .helpers import open_connection, session_new, stacked_deck
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+LINE = re.compile(r"^(\w+) (→|←) (\{.*\})$")
+SERVER_TYPES = {"welcome", "event", "seats", "error", "pong"}
+
+
+def example_lines() -> list[str]:
+    text = DOC.read_text(encoding="utf-8")
+    block = text.split("## Worked example", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    return [line for line in block.strip().splitlines() if line and not line.startswith("#")]
+
+
+def contains(actual, documented) -> bool:
+    """True when every field the document shows is in the frame with that value."""
+    if isinstance(documented, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and contains(actual[k], v) for k, v in documented.items()
+        )
+    return actual == documented
+
+
+def test_the_documented_message_types_and_error_codes_are_the_servers():
+    text = DOC.read_text(encoding="utf-8")
+    client_table = text.split("## From the client", 1)[1].split("## From the server", 1)[0]
+    assert set(re.findall(r"^\| `(\w+)` \|", client_table, re.M)) == set(_SCHEMAS)
+    server_table = text.split("## From the server", 1)[1].split("### The view", 1)[0]
+    assert set(re.findall(r"^\| `(\w+)` \|", server_table, re.M)) == SERVER_TYPES
+    errors = text.split("## Errors", 1)[1].split("## Limits", 1)[0]
+    assert re.findall(r"^\| `(\w+)` \|", errors, re.M) == list(ERROR_CODES)
+
+
+def test_every_frame_of_the_worked_example_is_well_formed():
+    sent, received = set(), set()
+    for line in example_lines():
+        match = LINE.match(line)
+        if match is None:
+            assert re.fullmatch(r"\w+ (connects|disconnects)", line), line
+            continue
+        frame = json.loads(match.group(3))
+        if match.group(2) == "→":
+            client_message(match.group(3))  # the server accepts it
+            sent.add(frame["type"])
+        else:
+            assert frame["type"] in SERVER_TYPES
+            received.add(frame["type"])
+    assert sent == set(_SCHEMAS) - {"snap_pot"}  # Snap Pot: tests/tables/test_table_play.py
+    assert received == SERVER_TYPES
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_worked_example_plays_as_documented():
+    code = await database_sync_to_async(tables.table_create)(
+        players=2,
+        options=Options(tie_window_ms=150),
+        deck=stacked_deck(2, ["7H", "7S", "2C", "9D"]),
+    )
+    sessions = {"Ana": await session_new(), "Ben": await session_new()}
+    clients: dict = {}
+    for line in example_lines():
+        who, rest = line.split(" ", 1)
+        if rest == "connects":
+            clients[who] = await open_connection(code.lower(), sessions[who])
+        elif rest == "disconnects":
+            await clients[who].close()
+        elif rest.startswith("→"):
+            await clients[who].send_text(rest[2:])
+        else:
+            documented = json.loads(rest[2:])
+            frame = await clients[who].recv(timeout=3)
+            assert contains(frame, documented), (line, frame)
+    for client in clients.values():
+        assert await client.nothing()
