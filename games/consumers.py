@@ -72,6 +72,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.session_key = self.scope.get("session") and self.scope["session"].session_key
         self.lang = "en"
         self.seat: int | None = None
+        self.present_seat: int | None = None  # the seat this connection counts for
         self.last_seq: int | None = None  # None until welcomed
         self.rate = RateLimit()
         self.rate_warned = False
@@ -84,6 +85,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, close_code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.present_seat is not None:
+            await tables.table_presence(code=self.code, seat=self.present_seat, present=False)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         received_ms = tables.wall_ms()
@@ -155,6 +158,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat = welcome["seat"]
         self.last_seq = welcome["seq"]
         await self.send_json(welcome)
+        if self.seat != self.present_seat:
+            if self.present_seat is not None:
+                await tables.table_presence(code=self.code, seat=self.present_seat, present=False)
+            self.present_seat = self.seat
+            if self.seat is not None:
+                await tables.table_presence(code=self.code, seat=self.seat, present=True)
 
     async def catch_up(self, since: int) -> None:
         """Send the stored events after ``since`` (and up to now), in order."""

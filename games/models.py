@@ -146,6 +146,7 @@ class Table(models.Model):
     deck = models.JSONField()  # the dealt order, top first, as card codes
     bot_seed = models.BigIntegerField(default=0)
     bot_time_scale = models.FloatField(default=1.0)  # < 1 only in tests
+    away_after_ms = models.PositiveIntegerField(default=30_000)  # then a stand-in plays
     public = models.BooleanField(default=False)
     epoch_ms = models.BigIntegerField()  # wall clock (ms) at the table's time 0
     created = models.DateTimeField(auto_now_add=True)

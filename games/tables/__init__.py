@@ -30,6 +30,7 @@ __all__ = [
     "table_events_since",
     "table_seat",
     "table_join",
+    "table_presence",
     "table_submit",
     "table_welcome",
     "wall_ms",
@@ -46,10 +47,13 @@ def table_create(
     deck: tuple[Card, ...] | None = None,
     dealer: int | None = None,
     bot_time_scale: float = 1.0,
+    away_after_ms: int = 30_000,
 ) -> str:
     """Store a new table of ``players`` seats (computer players on the seats of
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
-    (tests, lessons); ``bot_time_scale`` < 1 makes computer players faster (tests)."""
+    (tests, lessons); ``bot_time_scale`` < 1 makes computer players faster (tests);
+    a computer player stands in for a person whose connections have all been gone for
+    ``away_after_ms``, until the person is back."""
     return store.table_insert(
         players=players,
         options=options,
@@ -59,6 +63,7 @@ def table_create(
         deck=deck,
         dealer=dealer,
         bot_time_scale=bot_time_scale,
+        away_after_ms=away_after_ms,
     )
 
 
@@ -82,6 +87,14 @@ async def table_seat(*, code: str, session_key: str | None) -> int | None:
     """The seat of session ``session_key`` at table ``code``, if any."""
     owner = await owner_for(normalise_code(code))
     return None if owner is None else owner.seat_of(session_key)
+
+
+async def table_presence(*, code: str, seat: int, present: bool) -> None:
+    """A connection of ``seat`` came (``present``) or went: after ``away_after_ms``
+    without any, a computer player stands in for the seat until one comes back."""
+    owner = await owner_for(normalise_code(code))
+    if owner is not None:
+        await owner.presence(seat=seat, present=present)
 
 
 async def table_submit(*, code: str, seat: int, action_json: dict, received_ms: int) -> Outcome:

@@ -92,6 +92,10 @@ class TableOwner:
         self._race_timer: tuple[int, asyncio.TimerHandle] | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
+        self._rng = rng
+        self._present: dict[int, int] = {}  # seat -> open connections
+        self._away: dict[int, asyncio.TimerHandle] = {}  # seat -> stand-in timer
+        self._stand_ins: dict[int, Bot] = {}  # seat -> computer player while away
 
     # -- facts ---------------------------------------------------------------------------
 
@@ -159,15 +163,61 @@ class TableOwner:
                 self.stored.id, free.number, session_key, name
             )
             free.session_key, free.name = session_key, name
-            await self._broadcast(
-                {
-                    "type": "table.seats",
-                    "seats": [s.public() for s in self.seats],
-                    "started": self.started,
-                }
-            )
+            await self._send_seats()
+            if self.started:
+                self._watch_absent()
             self._after_step()
             return free.number
+
+    async def presence(self, *, seat: int, present: bool) -> None:
+        """A connection of ``seat`` opened (``present``) or closed."""
+        async with self._lock:
+            count = self._present.get(seat, 0) + (1 if present else -1)
+            self._present[seat] = max(0, count)
+            if not present:
+                if count <= 0:
+                    self._watch_absent()
+                return
+            timer = self._away.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            if self._stand_ins.pop(seat, None) is not None:
+                self.seats[seat].stand_in = False
+                plan = self._plans.pop(seat, None)
+                if plan is not None:
+                    plan[1].cancel()
+                await self._send_seats()
+                self._after_step()
+
+    def _watch_absent(self) -> None:
+        """Start the stand-in timer of every person's seat with no connection."""
+        if self._stopped or not self.started or self.state.over:
+            return
+        for s in self.seats:
+            n = s.number
+            if s.is_bot or s.stand_in or n in self._away or self._present.get(n, 0) > 0:
+                continue
+            self._away[n] = self._later(self.stored.away_after_ms, lambda n=n: self._stand_in(n))
+
+    async def _stand_in(self, seat: int) -> None:
+        async with self._lock:
+            self._away.pop(seat, None)
+            if self._present.get(seat, 0) > 0 or self.state.over or seat in self._stand_ins:
+                return
+            bot = Bot(seat, BotLevel.STEADY, random.Random(self._rng.getrandbits(64)))
+            self._stand_ins[seat] = bot
+            self.seats[seat].stand_in = True
+            await self._send_seats()
+            self._after_step()
+
+    async def _send_seats(self) -> None:
+        await self._broadcast(
+            {
+                "type": "table.seats",
+                "seats": [s.public() for s in self.seats],
+                "started": self.started,
+            }
+        )
 
     async def _apply(self, action: Action) -> Outcome:
         """Apply, number, store, then broadcast (the caller holds the lock)."""
@@ -196,6 +246,7 @@ class TableOwner:
 
     def start(self) -> None:
         """Start the timers of a table just loaded (after a restart, for instance)."""
+        self._watch_absent()
         self._after_step()
 
     def stop(self) -> None:
@@ -204,6 +255,9 @@ class TableOwner:
         for _number, handle in self._plans.values():
             handle.cancel()
         self._plans.clear()
+        for handle in self._away.values():
+            handle.cancel()
+        self._away.clear()
         if self._race_timer is not None:
             self._race_timer[1].cancel()
             self._race_timer = None
@@ -248,7 +302,7 @@ class TableOwner:
             self._plans.clear()
             return
         now = self.now_ms()
-        for seat, bot in self._bots.items():
+        for seat, bot in (self._bots | self._stand_ins).items():
             plan = bot.react(view(state, seat), now)
             if plan is None:
                 continue

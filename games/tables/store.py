@@ -39,6 +39,7 @@ class SeatInfo:
     session_key: str = ""
     is_bot: bool = False
     bot_level: str = ""
+    stand_in: bool = False  # not stored: a computer player plays while the person is away
 
     @property
     def taken(self) -> bool:
@@ -52,6 +53,7 @@ class SeatInfo:
             "bot": self.is_bot,
             "level": self.bot_level or None,
             "taken": self.taken,
+            "away": self.stand_in,
         }
 
 
@@ -65,6 +67,7 @@ class StoredTable:
     deck: tuple[Card, ...]
     bot_seed: int
     bot_time_scale: float
+    away_after_ms: int
     epoch_ms: int
     seats: list[SeatInfo]
     actions: list[Action] = field(default_factory=list)
@@ -81,6 +84,7 @@ def table_insert(
     deck: tuple[Card, ...] | None = None,
     dealer: int | None = None,
     bot_time_scale: float = 1.0,
+    away_after_ms: int = 30_000,
 ) -> str:
     """Store a new table, dealt now, and return its code."""
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -102,6 +106,7 @@ def table_insert(
                     deck=[c.code for c in deck],
                     bot_seed=rng.getrandbits(62),
                     bot_time_scale=bot_time_scale,
+                    away_after_ms=away_after_ms,
                     public=public,
                     epoch_ms=int(time.time() * 1000),
                 )
@@ -142,6 +147,7 @@ def table_load(code: str) -> StoredTable | None:
         deck=tuple(Card.parse(c) for c in table.deck),
         bot_seed=table.bot_seed,
         bot_time_scale=table.bot_time_scale,
+        away_after_ms=table.away_after_ms,
         epoch_ms=table.epoch_ms,
         seats=seats,
         actions=actions,

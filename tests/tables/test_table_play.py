@@ -155,3 +155,38 @@ async def test_snap_pot_wins_the_pot_and_the_matching_pile():
     assert (won["winner"], won["with_pot"], won["pot_cards"], won["piles"]) == (1, True, 2, [0])
     assert events[-1]["view"]["pot_count"] == 0 and events[-1]["view"]["face_up_counts"] == [0, 1]
     assert_frames_safe(ana.frames + ben.frames, await stored_record(code))
+
+
+async def test_a_computer_player_stands_in_for_an_absent_player_until_they_return():
+    plays = ["7H", "8S", "2C", "9D", "4H", "JS"]
+    code = await create(
+        players=2,
+        options=Options(),
+        deck=stacked_deck(2, plays),
+        away_after_ms=100,
+        bot_time_scale=0.01,
+    )
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    assert (await ana.recv())["type"] == "seats"  # Ben sat down
+    await ben.close()
+    away = await ana.recv(timeout=2)  # 100 ms later, a stand-in takes Ben's seat
+    assert away["type"] == "seats" and [s["away"] for s in away["seats"]] == [False, True]
+    await ana.send(type="turn")
+    await ana.until("card_turned")
+    events = await ana.until("card_turned")  # the stand-in turns Ben's card by itself
+    assert events[-1]["params"] == {"seat": 1, "card": "8S"}
+    back = await connect(code, ben.session_key, hello={"since": 2})
+    assert back.welcome["seat"] == 1
+    given_back = await ana.recv()
+    assert given_back["type"] == "seats" and [s["away"] for s in given_back["seats"]] == [
+        False,
+        False,
+    ]
+    await ana.send(type="turn")
+    assert (await back.until("card_turned"))[-1]["params"] == {"seat": 0, "card": "2C"}
+    await ana.until("card_turned")
+    assert await ana.nothing(timeout=0.3)  # Ben's seat waits for Ben again
+    await back.send(type="turn")
+    assert (await ana.until("card_turned"))[-1]["params"] == {"seat": 1, "card": "9D"}
+    assert_frames_safe(ana.frames + back.frames, await stored_record(code))
