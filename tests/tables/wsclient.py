@@ -1,0 +1,76 @@
+"""A minimal blocking WebSocket client (RFC 6455, text frames only) for tests against a
+real server process; the test dependencies have no WebSocket client."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+
+
+class WebSocketClosed(Exception):
+    pass
+
+
+class WSClient:
+    def __init__(self, host: str, port: int, path: str, origin: str, timeout: float = 10):
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        request = (
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n"
+        )
+        self.sock.sendall(request.encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise WebSocketClosed("handshake refused")
+            head += chunk
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise WebSocketClosed(head.decode(errors="replace"))
+
+    def _read(self, n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise WebSocketClosed("connection closed")
+            data += chunk
+        return data
+
+    def send_json(self, message: dict) -> None:
+        payload = json.dumps(message).encode()
+        mask = os.urandom(4)
+        n = len(payload)
+        if n < 126:
+            header = struct.pack("!BB", 0x81, 0x80 | n)
+        elif n < 65536:
+            header = struct.pack("!BBH", 0x81, 0x80 | 126, n)
+        else:
+            header = struct.pack("!BBQ", 0x81, 0x80 | 127, n)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+
+    def receive_json(self) -> dict:
+        while True:
+            first, second = self._read(2)
+            opcode, n = first & 0x0F, second & 0x7F
+            if n == 126:
+                (n,) = struct.unpack("!H", self._read(2))
+            elif n == 127:
+                (n,) = struct.unpack("!Q", self._read(8))
+            payload = self._read(n)
+            if opcode == 0x8:
+                raise WebSocketClosed("closed by the server")
+            if opcode == 0x1:
+                return json.loads(payload)
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
