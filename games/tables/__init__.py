@@ -9,6 +9,8 @@ a lease plus forwarding over the channel layer later (see ``registry``).
 - :func:`table_join`: bind a browser session to a free seat under a display name.
 - :func:`table_submit`: a player's action, stamped on arrival.
 - :func:`table_events_since`: the stored events after a number (catch-up).
+- :func:`table_presence`: a seat's connection came or went (stand-ins).
+- :func:`tables_open` (sync): public tables with a free seat, for the lobby.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ __all__ = [
     "table_presence",
     "table_submit",
     "table_welcome",
+    "tables_open",
     "wall_ms",
 ]
 
@@ -110,3 +113,8 @@ async def table_events_since(*, code: str, since: int) -> list[dict]:
     """The stored events of ``code`` after number ``since``, in order (any process may
     answer this: it reads storage only)."""
     return await database_sync_to_async(store.events_since)(normalise_code(code), since)
+
+
+def tables_open(*, limit: int = 20) -> list[dict]:
+    """Public tables with a free seat, newest first (``code``, ``players``, ``free``)."""
+    return store.tables_open(limit)

@@ -64,8 +64,14 @@ def wall_ms() -> int:
 class TableOwner:
     """The in-process owner of one table (see the module docstring)."""
 
-    def __init__(self, stored: StoredTable, broadcast: Broadcast) -> None:
+    def __init__(
+        self,
+        stored: StoredTable,
+        broadcast: Broadcast,
+        on_over: Callable[[TableOwner], None] | None = None,
+    ) -> None:
         self.stored = stored
+        self._on_over = on_over
         self.code = stored.code
         self._broadcast = broadcast
         self.record = Record(stored.players, stored.options, stored.dealer, stored.deck)
@@ -300,6 +306,9 @@ class TableOwner:
             for _number, handle in self._plans.values():
                 handle.cancel()
             self._plans.clear()
+            if state.over and self._on_over is not None:
+                self._on_over(self)
+                self._on_over = None
             return
         now = self.now_ms()
         for seat, bot in (self._bots | self._stand_ins).items():

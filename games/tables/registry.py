@@ -19,6 +19,9 @@ from .owner import TableOwner
 __all__ = ["group_name", "owner_for", "registry_drop"]
 
 _owners: dict[str, TableOwner] = {}
+#: How long the owner of a finished game stays in memory (it is read from storage again
+#: if someone asks later).
+FINISHED_KEEP_S = 300.0
 _state: dict[str, object] = {"loop": None, "lock": None}
 
 
@@ -58,10 +61,19 @@ async def owner_for(code: str) -> TableOwner | None:
         async def broadcast(message: dict) -> None:
             await layer.group_send(group, message)
 
-        owner = TableOwner(stored, broadcast)
+        owner = TableOwner(stored, broadcast, on_over=_forget_later)
         _owners[code] = owner
         owner.start()
         return owner
+
+
+def _forget_later(owner: TableOwner) -> None:
+    def forget() -> None:
+        if _owners.get(owner.code) is owner:
+            owner.stop()
+            del _owners[owner.code]
+
+    asyncio.get_running_loop().call_later(FINISHED_KEEP_S, forget)
 
 
 def registry_drop() -> None:

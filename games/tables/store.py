@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 
 from games.engine import Action, BotLevel, Card, Options, new_game
 from games.models import Seat, Table, TableAction, TableEvent
@@ -29,6 +30,7 @@ __all__ = [
     "step_append",
     "table_insert",
     "table_load",
+    "tables_open",
 ]
 
 
@@ -177,3 +179,15 @@ def events_since(code: str, since: int, limit: int = 5000) -> list[dict]:
     ``{"seq", "code", "params", "view"}`` (the public view)."""
     rows = TableEvent.objects.filter(table__code=code, seq__gt=since).order_by("seq")[:limit]
     return [{"seq": r.seq, **r.data, "view": r.view} for r in rows]
+
+
+def tables_open(limit: int = 20) -> list[dict]:
+    """Public tables with a free seat, newest first: ``code``, ``players``, ``free``."""
+    free = Count("seats", filter=Q(seats__is_bot=False, seats__session_key=""))
+    rows = (
+        Table.objects.filter(public=True)
+        .annotate(free=free)
+        .filter(free__gt=0)
+        .order_by("-created", "-id")[:limit]
+    )
+    return [{"code": t.code, "players": t.players, "free": t.free} for t in rows]

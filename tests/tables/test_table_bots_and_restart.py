@@ -79,3 +79,26 @@ async def test_a_table_rebuilt_from_storage_after_a_restart_goes_on_where_it_was
     assert final_state(record).seq == events[-1]["seq"] and final_state(record).over
     assert events[-1]["seq"] > dropped_at + 10  # it went on, well past the restart
     assert_frames_safe(watcher.frames + late.frames, record)
+
+
+async def test_a_finished_table_leaves_memory_and_is_read_back_from_storage(monkeypatch):
+    from games.tables import registry
+
+    monkeypatch.setattr(registry, "FINISHED_KEEP_S", 0.05)
+    code = await bot_table([BotLevel.QUICK, BotLevel.QUICK], seed=8, turn_limit=10)
+    watcher = await connect(code)
+    over = (await watcher.until("game_over", timeout=30))[-1]
+    await watcher.nothing(timeout=0.2)
+    assert code not in registry._owners
+    again = await connect(code)  # rebuilt from storage, still over
+    assert again.welcome["seq"] == over["seq"] and again.welcome["view"]["over"] is True
+
+
+async def test_public_tables_with_a_free_seat_are_listed_for_the_lobby():
+    open_code = await create(players=3, options=Options(), bots={2: BotLevel.STEADY}, public=True)
+    await create(players=2, options=Options(), public=False)
+    await create(
+        players=2, options=Options(), bots={0: BotLevel.QUICK, 1: BotLevel.QUICK}, public=True
+    )
+    listed = await database_sync_to_async(tables.tables_open)()
+    assert listed == [{"code": open_code, "players": 3, "free": 2}]

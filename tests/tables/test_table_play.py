@@ -190,3 +190,41 @@ async def test_a_computer_player_stands_in_for_an_absent_player_until_they_retur
     await back.send(type="turn")
     assert (await ana.until("card_turned"))[-1]["params"] == {"seat": 1, "card": "9D"}
     assert_frames_safe(ana.frames + back.frames, await stored_record(code))
+
+
+async def test_a_wrong_call_on_your_own_turn_gives_the_top_card_to_the_right():
+    code = await create(players=3, options=Options(), deck=stacked_deck(3, ["7H", "8S", "2C"]))
+    ana, ben, cleo = [await player(code, name) for name in ("Ana", "Ben", "Cleo")]
+    await ana.send(type="turn")
+    await ben.until("card_turned")
+    await ben.send(type="turn")
+    await cleo.until("card_turned")
+    turned = (await cleo.until("card_turned"))[-1]
+    assert turned["seq"] == 2
+    await cleo.send(type="snap", seen=2)  # wrong, after Ben played: to Ben (R13)
+    wrong = (await ana.until("wrong_call"))[-1]
+    assert wrong["params"] == {"seat": 2, "kind": "snap", "penalty_to": 1, "paid": True}
+    await ben.send(type="snap_pot", seen=3)  # wrong, on his own turn: to his right (R14)
+    wrong = (await ana.until("wrong_call"))[-1]
+    assert wrong["params"] == {"seat": 1, "kind": "snap_pot", "penalty_to": 0, "paid": True}
+    assert wrong["view"]["face_down_counts"] == [18, 16, 16]  # dealt 18, 17, 17
+
+
+async def test_two_snap_pot_calls_inside_the_window_add_the_pile_to_the_pot():
+    plays = ["7H", "7S", "2C", "9D", "7C"]
+    code, ana, ben = await two_players(plays, tie_window_ms=300)
+    await turn_both(ana, ben)
+    await ana.send(type="snap", seen=2)
+    await ben.send(type="snap", seen=2)
+    await ana.until("tie_to_pot")
+    await ben.until("tie_to_pot")
+    await turn_both(ana, ben)
+    await ana.send(type="turn")  # 7C on the pot's 7
+    turned = (await ben.until("card_turned"))[-1]
+    await ana.until("card_turned")
+    await ben.send(type="snap_pot", seen=turned["seq"])
+    await ana.send(type="snap_pot", seen=turned["seq"])
+    tie = (await ana.until("tie_to_pot"))[-1]
+    assert tie["params"]["kind"] == "snap_pot" and tie["params"]["callers"] == [1, 0]
+    assert tie["params"]["pot_top"] == "7C" and tie["params"]["pot_cards"] == 4
+    assert_frames_safe(ana.frames, await stored_record(code))
