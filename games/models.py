@@ -147,6 +147,10 @@ class Table(models.Model):
     bot_seed = models.BigIntegerField(default=0)
     bot_time_scale = models.FloatField(default=1.0)  # < 1 only in tests
     away_after_ms = models.PositiveIntegerField(default=30_000)  # then a stand-in plays
+    # pace: the table turns a person's card after turn_timer_ms idle (None: never), or,
+    # with beat_ms, the table turns every card at that steady beat (players only call)
+    turn_timer_ms = models.PositiveIntegerField(null=True, blank=True)
+    beat_ms = models.PositiveIntegerField(null=True, blank=True)
     public = models.BooleanField(default=False)
     epoch_ms = models.BigIntegerField()  # wall clock (ms) at the table's time 0
     created = models.DateTimeField(auto_now_add=True)

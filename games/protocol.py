@@ -196,6 +196,7 @@ ERROR_CODES: tuple[str, ...] = (
     "table_full",
     "not_seated",
     "not_started",
+    "table_turns",
     "no_table",
     "bad_action",
     "game_over",

@@ -51,12 +51,16 @@ def table_create(
     dealer: int | None = None,
     bot_time_scale: float = 1.0,
     away_after_ms: int = 30_000,
+    turn_timer_ms: int | None = None,
+    beat_ms: int | None = None,
 ) -> str:
     """Store a new table of ``players`` seats (computer players on the seats of
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
     (tests, lessons); ``bot_time_scale`` < 1 makes computer players faster (tests);
     a computer player stands in for a person whose connections have all been gone for
-    ``away_after_ms``, until the person is back."""
+    ``away_after_ms``, until the person is back. Pace: with ``turn_timer_ms`` the table
+    turns the card of a person who has not turned it in that time; with ``beat_ms`` the
+    table turns every card at that steady beat and the players only call."""
     return store.table_insert(
         players=players,
         options=options,
@@ -67,6 +71,8 @@ def table_create(
         dealer=dealer,
         bot_time_scale=bot_time_scale,
         away_after_ms=away_after_ms,
+        turn_timer_ms=turn_timer_ms,
+        beat_ms=beat_ms,
     )
 
 

@@ -96,6 +96,8 @@ class TableOwner:
         self._plans: dict[int, tuple[int, asyncio.TimerHandle]] = {}
         self._plan_count = 0
         self._race_timer: tuple[int, asyncio.TimerHandle] | None = None
+        # (turns, to_play) -> the table turns that card (turn timer or steady beat)
+        self._pace_timer: tuple[tuple[int, int], asyncio.TimerHandle] | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
         self._rng = rng
@@ -130,6 +132,7 @@ class TableOwner:
             "seats": [s.public() for s in self.seats],
             "started": self.started,
             "options": options_to_json(self.stored.options),
+            "pace": {"turn_timer_ms": self.stored.turn_timer_ms, "beat_ms": self.stored.beat_ms},
             "seq": self.state.seq,
             "view": view_to_json(view(self.state, seat)),
         }
@@ -145,6 +148,8 @@ class TableOwner:
             at = max(received_ms - self.stored.epoch_ms, self.state.clock_ms)
             kind = action_json["type"]
             seen = action_json.get("seen")
+            if kind == "turn" and self.stored.beat_ms:
+                return Outcome(refused="table_turns")
             if kind == "turn":
                 action: Action = TurnCard(seat, at)
             elif kind == "snap":
@@ -267,6 +272,9 @@ class TableOwner:
         if self._race_timer is not None:
             self._race_timer[1].cancel()
             self._race_timer = None
+        if self._pace_timer is not None:
+            self._pace_timer[1].cancel()
+            self._pace_timer = None
         for task in self._tasks:
             task.cancel()
 
@@ -302,6 +310,7 @@ class TableOwner:
             closes = race.closes_at_ms
             delay = closes - (wall_ms() - self.stored.epoch_ms)
             self._race_timer = (closes, self._later(delay, lambda: self._close_race(closes)))
+        self._set_pace_timer()
         if state.over or not self.started:
             for _number, handle in self._plans.values():
                 handle.cancel()
@@ -313,8 +322,8 @@ class TableOwner:
         now = self.now_ms()
         for seat, bot in (self._bots | self._stand_ins).items():
             plan = bot.react(view(state, seat), now)
-            if plan is None:
-                continue
+            if plan is None or (self.stored.beat_ms and isinstance(plan.action, TurnCard)):
+                continue  # at a steady beat the table turns the cards
             old = self._plans.pop(seat, None)
             if old is not None:
                 old[1].cancel()
@@ -323,6 +332,37 @@ class TableOwner:
             number, action = self._plan_count, plan.action
             handle = self._later(delay, lambda s=seat, n=number, a=action: self._bot_act(s, n, a))
             self._plans[seat] = (number, handle)
+
+    def _set_pace_timer(self) -> None:
+        """The table turns the card to play after the turn timer (a person's seat) or at
+        the steady beat (every seat); never while a race is open."""
+        state, stored = self.state, self.stored
+        wait = None
+        if self.started and not state.over and state.race is None:
+            if stored.beat_ms:
+                wait = stored.beat_ms
+            elif stored.turn_timer_ms and state.to_play not in self._bots | self._stand_ins:
+                wait = stored.turn_timer_ms
+        key = (state.turns, state.to_play) if wait is not None else None
+        if self._pace_timer is not None:
+            if self._pace_timer[0] == key:
+                return
+            self._pace_timer[1].cancel()
+            self._pace_timer = None
+        if key is not None:
+            self._pace_timer = (key, self._later(wait, lambda: self._table_turns(key)))
+
+    async def _table_turns(self, key: tuple[int, int]) -> None:
+        async with self._lock:
+            if self._pace_timer is None or self._pace_timer[0] != key:
+                return
+            self._pace_timer = None
+            state = self.state
+            if state.over or state.race is not None or (state.turns, state.to_play) != key:
+                return
+            outcome = await self._apply(TurnCard(state.to_play, self.now_ms()))
+            if outcome.refused:
+                self._after_step()
 
     async def _close_race(self, closes_at_ms: int) -> None:
         async with self._lock:

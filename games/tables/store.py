@@ -70,6 +70,8 @@ class StoredTable:
     bot_seed: int
     bot_time_scale: float
     away_after_ms: int
+    turn_timer_ms: int | None
+    beat_ms: int | None
     epoch_ms: int
     seats: list[SeatInfo]
     actions: list[Action] = field(default_factory=list)
@@ -87,8 +89,13 @@ def table_insert(
     dealer: int | None = None,
     bot_time_scale: float = 1.0,
     away_after_ms: int = 30_000,
+    turn_timer_ms: int | None = None,
+    beat_ms: int | None = None,
 ) -> str:
     """Store a new table, dealt now, and return its code."""
+    for name, value in (("turn_timer_ms", turn_timer_ms), ("beat_ms", beat_ms)):
+        if value is not None and (type(value) is not int or value < 1):
+            raise ValueError(f"{name} must be None or a positive int, not {value!r}")
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     state = new_game(players, random.Random(rng.getrandbits(64)), options)
     if deck is None:
@@ -109,6 +116,8 @@ def table_insert(
                     bot_seed=rng.getrandbits(62),
                     bot_time_scale=bot_time_scale,
                     away_after_ms=away_after_ms,
+                    turn_timer_ms=turn_timer_ms,
+                    beat_ms=beat_ms,
                     public=public,
                     epoch_ms=int(time.time() * 1000),
                 )
@@ -150,6 +159,8 @@ def table_load(code: str) -> StoredTable | None:
         bot_seed=table.bot_seed,
         bot_time_scale=table.bot_time_scale,
         away_after_ms=table.away_after_ms,
+        turn_timer_ms=table.turn_timer_ms,
+        beat_ms=table.beat_ms,
         epoch_ms=table.epoch_ms,
         seats=seats,
         actions=actions,

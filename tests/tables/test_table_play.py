@@ -228,3 +228,38 @@ async def test_two_snap_pot_calls_inside_the_window_add_the_pile_to_the_pot():
     assert tie["params"]["kind"] == "snap_pot" and tie["params"]["callers"] == [1, 0]
     assert tie["params"]["pot_top"] == "7C" and tie["params"]["pot_cards"] == 4
     assert_frames_safe(ana.frames, await stored_record(code))
+
+
+async def test_the_turn_timer_turns_the_card_of_an_idle_player():
+    code = await create(
+        players=2, options=Options(), deck=stacked_deck(2, ["7H", "8S"]), turn_timer_ms=150
+    )
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    assert ben.welcome["pace"] == {"turn_timer_ms": 150, "beat_ms": None}
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    first = (await ben.until("card_turned"))[-1]  # nobody turned: the table did, for Ana
+    assert first["params"] == {"seat": 0, "card": "7H"} and loop.time() - started >= 0.12
+    await ana.until("card_turned")
+    await ben.send(type="turn")  # Ben turns his own in time
+    second = (await ana.until("card_turned"))[-1]
+    assert second["params"] == {"seat": 1, "card": "8S"}
+
+
+async def test_at_a_steady_beat_the_table_turns_every_card_and_players_call():
+    code = await create(
+        players=2, options=Options(tie_window_ms=30), deck=stacked_deck(2, ["7H", "7S"]),
+        beat_ms=120,
+    )  # fmt: skip
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    await ana.recv()  # Ben sat down
+    await ana.send(type="turn")
+    assert (await ana.error())["code"] == "table_turns"
+    events = await ana.until("card_turned")
+    events = await ana.until("card_turned")
+    assert events[-1]["params"] == {"seat": 1, "card": "7S"}
+    await ana.send(type="snap", seen=events[-1]["seq"])
+    won = (await ben.until("piles_won"))[-1]
+    assert won["params"]["winner"] == 0
