@@ -1,0 +1,54 @@
+"""The same table over the Redis channel layer (the production shape): every message
+the service puts on the layer survives Redis's serialisation."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers, get_channel_layer
+
+from games import tables
+from games.engine import Options
+from tests.conftest import require
+from tests.services.test_production_services import REDIS_HOST, REDIS_PORT, reachable
+
+from .helpers import assert_frames_safe, player, stacked_deck, stored_record
+
+
+@pytest.fixture
+def redis_layer(settings):
+    require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [f"redis://{REDIS_HOST}:{REDIS_PORT}/6"]},
+        }
+    }
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_snap_over_the_redis_channel_layer(redis_layer):
+    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    code = await database_sync_to_async(tables.table_create)(
+        players=2, options=Options(tie_window_ms=50), deck=stacked_deck(2, ["7H", "7S"])
+    )
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    assert (await ana.recv())["type"] == "seats"
+    await ana.send(type="turn")
+    await ben.until("card_turned")
+    await ben.send(type="turn")
+    await ana.until("card_turned")  # her own
+    seen = (await ana.until("card_turned"))[-1]["seq"]  # Ben's
+    await ana.send(type="snap", seen=seen)
+    won = (await ben.until("piles_won", timeout=5))[-1]
+    assert won["params"]["winner"] == 0 and won["seq"] == 4
+    assert_frames_safe(ana.frames + ben.frames, await stored_record(code))
+    tables.registry_drop()
+    await ana.close()
+    await ben.close()
