@@ -5,6 +5,7 @@ behind them is an in-process :class:`~games.tables.owner.TableOwner` today, and 
 a lease plus forwarding over the channel layer later (see ``registry``).
 
 - :func:`table_create` (sync): store a new table, return its join code.
+- :func:`table_create_practice` (sync): one person and computer players, seated at once.
 - :func:`table_welcome`: what a connecting client is told (its seat, the view, seq).
 - :func:`table_join`: bind a browser session to a free seat under a display name.
 - :func:`table_submit`: a player's action, stamped on arrival.
@@ -18,6 +19,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 
 from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options
+from games.protocol import display_name
 
 from . import store
 from .codes import normalise_code
@@ -29,6 +31,7 @@ __all__ = [
     "group_name",
     "registry_drop",
     "table_create",
+    "table_create_practice",
     "table_events_since",
     "table_seat",
     "table_join",
@@ -74,6 +77,29 @@ def table_create(
         turn_timer_ms=turn_timer_ms,
         beat_ms=beat_ms,
     )
+
+
+def table_create_practice(
+    *,
+    session_key: str,
+    name: str,
+    levels: list[BotLevel],
+    options: Options = DEFAULT_OPTIONS,
+    bot_time_scale: float = 1.0,
+) -> str:
+    """A practice table: the session on seat 0 under ``name`` (checked like a joining
+    name), and one computer player per level on the next seats; play starts at once."""
+    if not session_key:
+        raise ValueError("a practice table needs a browser session")
+    name = display_name(name)
+    code = table_create(
+        players=1 + len(levels),
+        options=options,
+        bots={seat: level for seat, level in enumerate(levels, start=1)},
+        bot_time_scale=bot_time_scale,
+    )
+    store.seat_bind(store.table_id(code), 0, session_key, name)
+    return code
 
 
 async def table_welcome(*, code: str, session_key: str | None) -> dict | None:

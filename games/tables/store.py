@@ -28,6 +28,7 @@ __all__ = [
     "events_since",
     "seat_bind",
     "step_append",
+    "table_id",
     "table_insert",
     "table_load",
     "tables_open",
@@ -176,6 +177,10 @@ def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> 
             TableEvent(table_id=table_id, seq=e["seq"], data=e["data"], view=e["view"])
             for e in events
         )
+
+
+def table_id(code: str) -> int:
+    return Table.objects.values_list("id", flat=True).get(code=code)
 
 
 def seat_bind(table_id: int, number: int, session_key: str, name: str) -> None:

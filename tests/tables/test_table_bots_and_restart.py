@@ -9,7 +9,7 @@ from games import tables
 from games.engine import BotLevel, Options, final_state, view
 from games.protocol import view_for_seat, view_to_json
 
-from .helpers import assert_frames_safe, connect, states_by_seq, stored_record
+from .helpers import assert_frames_safe, connect, session_new, states_by_seq, stored_record
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -102,3 +102,22 @@ async def test_public_tables_with_a_free_seat_are_listed_for_the_lobby():
     )
     listed = await database_sync_to_async(tables.tables_open)()
     assert listed == [{"code": open_code, "players": 3, "free": 2}]
+
+
+async def test_a_practice_table_seats_the_learner_and_starts_with_computer_players():
+    key = await session_new()
+    code = await database_sync_to_async(tables.table_create_practice)(
+        session_key=key, name=" Mina ", levels=[BotLevel.BEGINNER, BotLevel.QUICK], **FAST
+    )
+    me = await connect(code, key)
+    assert me.welcome["seat"] == 0 and me.welcome["started"] is True
+    assert [(s["name"], s["bot"], s["level"]) for s in me.welcome["seats"]] == [
+        ("Mina", False, None),
+        ("", True, "beginner"),
+        ("", True, "quick"),
+    ]
+    if me.welcome["view"]["to_play"] == 0:
+        await me.send(type="turn")
+    turned: list[dict] = []
+    while not [e for e in turned if e["code"] == "card_turned" and e["params"]["seat"] != 0]:
+        turned += await me.until("card_turned")  # the computer players play their turns
