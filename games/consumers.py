@@ -9,6 +9,8 @@ are documented in ``docs/protocol.md``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -64,6 +66,10 @@ class RateLimit:
         return False
 
 
+#: At a table with lag compensation the server pings each connection this often.
+PING_EVERY_S = 10.0
+
+
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One client connection to one table."""
 
@@ -76,6 +82,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq: int | None = None  # None until welcomed
         self.rate = RateLimit()
         self.rate_warned = False
+        self.lag_ms = 0  # half the shortest of the last round trips measured
+        self.round_trips: list[int] = []
+        self.pinger: asyncio.Task | None = None
         self.group = tables.group_name(self.code)
         if await tables.table_welcome(code=self.code, session_key=self.session_key) is None:
             await self.close(code=4404)
@@ -84,6 +93,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
 
     async def disconnect(self, close_code: int) -> None:
+        if self.pinger is not None:
+            self.pinger.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.pinger
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.present_seat is not None:
             await tables.table_presence(code=self.code, seat=self.present_seat, present=False)
@@ -139,6 +152,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def on_ping(self, message: dict, received_ms: int) -> None:
         await self.send_json({"type": "pong", "t": message.get("t"), "server_ms": received_ms})
 
+    async def on_pong(self, message: dict, received_ms: int) -> None:
+        """The answer to the server's ``ping``: one more measured round trip."""
+        round_trip = received_ms - message["t"]
+        if self.pinger is None or not 0 <= round_trip <= 10_000:
+            await self.send_error("bad_message")
+            return
+        self.round_trips = [*self.round_trips[-4:], round_trip]
+        self.lag_ms = min(self.round_trips) // 2
+
+    async def ping_regularly(self) -> None:
+        while True:
+            await self.send_json({"type": "ping", "t": tables.wall_ms()})
+            await asyncio.sleep(PING_EVERY_S)
+
     async def move(self, message: dict, received_ms: int) -> None:
         assert message["type"] in MOVES
         self.seat = await tables.table_seat(code=self.code, session_key=self.session_key)
@@ -146,7 +173,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error("not_seated")
             return
         outcome = await tables.table_submit(
-            code=self.code, seat=self.seat, action_json=message, received_ms=received_ms
+            code=self.code,
+            seat=self.seat,
+            action_json=message,
+            received_ms=received_ms,
+            lag_ms=self.lag_ms,
         )
         if outcome.refused:
             await self.send_error(outcome.refused)
@@ -158,6 +189,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat = welcome["seat"]
         self.last_seq = welcome["seq"]
         await self.send_json(welcome)
+        if welcome["lag_cap_ms"] and self.pinger is None:
+            self.pinger = asyncio.create_task(self.ping_regularly())
         if self.seat != self.present_seat:
             if self.present_seat is not None:
                 await tables.table_presence(code=self.code, seat=self.present_seat, present=False)

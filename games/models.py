@@ -151,6 +151,9 @@ class Table(models.Model):
     # with beat_ms, the table turns every card at that steady beat (players only call)
     turn_timer_ms = models.PositiveIntegerField(null=True, blank=True)
     beat_ms = models.PositiveIntegerField(null=True, blank=True)
+    # lag compensation: a call counts as sent up to this many ms before it arrived (half
+    # the connection's measured round trip); 0 = off
+    lag_cap_ms = models.PositiveIntegerField(default=0)
     public = models.BooleanField(default=False)
     epoch_ms = models.BigIntegerField()  # wall clock (ms) at the table's time 0
     created = models.DateTimeField(auto_now_add=True)

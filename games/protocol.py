@@ -178,6 +178,7 @@ _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "snap_pot": {"seen": (False, lambda v: type(v) is int and v >= 0)},
     "resync": {"since": (True, lambda v: type(v) is int and v >= 0)},
     "ping": {"t": (False, lambda v: type(v) in (int, float))},
+    "pong": {"t": (True, lambda v: type(v) is int and v >= 0)},
 }
 #: The message types that are moves of the game.
 MOVES = ("turn", "snap", "snap_pot")

@@ -56,6 +56,7 @@ def table_create(
     away_after_ms: int = 30_000,
     turn_timer_ms: int | None = None,
     beat_ms: int | None = None,
+    lag_cap_ms: int = 0,
 ) -> str:
     """Store a new table of ``players`` seats (computer players on the seats of
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
@@ -63,7 +64,10 @@ def table_create(
     a computer player stands in for a person whose connections have all been gone for
     ``away_after_ms``, until the person is back. Pace: with ``turn_timer_ms`` the table
     turns the card of a person who has not turned it in that time; with ``beat_ms`` the
-    table turns every card at that steady beat and the players only call."""
+    table turns every card at that steady beat and the players only call. Lag
+    compensation: with ``lag_cap_ms`` (0 to 500) a call counts as sent half its
+    connection's measured round trip before it arrived, at most ``lag_cap_ms`` earlier,
+    and the race is closed that much later."""
     return store.table_insert(
         players=players,
         options=options,
@@ -76,6 +80,7 @@ def table_create(
         away_after_ms=away_after_ms,
         turn_timer_ms=turn_timer_ms,
         beat_ms=beat_ms,
+        lag_cap_ms=lag_cap_ms,
     )
 
 
@@ -132,13 +137,18 @@ async def table_presence(*, code: str, seat: int, present: bool) -> None:
         await owner.presence(seat=seat, present=present)
 
 
-async def table_submit(*, code: str, seat: int, action_json: dict, received_ms: int) -> Outcome:
+async def table_submit(
+    *, code: str, seat: int, action_json: dict, received_ms: int, lag_ms: int = 0
+) -> Outcome:
     """Apply ``seat``'s action (``{"type": "turn"|"snap"|"snap_pot", "seen"?: int}``),
-    received at wall-clock ``received_ms``; its events are stored, then broadcast."""
+    received at wall-clock ``received_ms`` on a connection whose one-way delay was
+    measured as ``lag_ms``; its events are stored, then broadcast."""
     owner = await owner_for(normalise_code(code))
     if owner is None:
         return Outcome(refused="no_table")
-    return await owner.submit(seat=seat, action_json=action_json, received_ms=received_ms)
+    return await owner.submit(
+        seat=seat, action_json=action_json, received_ms=received_ms, lag_ms=lag_ms
+    )
 
 
 async def table_events_since(*, code: str, since: int) -> list[dict]:

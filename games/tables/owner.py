@@ -133,20 +133,26 @@ class TableOwner:
             "started": self.started,
             "options": options_to_json(self.stored.options),
             "pace": {"turn_timer_ms": self.stored.turn_timer_ms, "beat_ms": self.stored.beat_ms},
+            "lag_cap_ms": self.stored.lag_cap_ms,
             "seq": self.state.seq,
             "view": view_to_json(view(self.state, seat)),
         }
 
     # -- changes -------------------------------------------------------------------------
 
-    async def submit(self, *, seat: int, action_json: dict, received_ms: int) -> Outcome:
+    async def submit(
+        self, *, seat: int, action_json: dict, received_ms: int, lag_ms: int = 0
+    ) -> Outcome:
         """Apply a player's action (``{"type": "turn"|"snap"|"snap_pot", "seen"?}``)
-        received at wall time ``received_ms``."""
+        received at wall time ``received_ms``; a call counts as sent ``lag_ms`` earlier
+        (at most the table's ``lag_cap_ms``; never before the table's last action)."""
         async with self._lock:
             if not self.started:
                 return Outcome(refused="not_started")
-            at = max(received_ms - self.stored.epoch_ms, self.state.clock_ms)
             kind = action_json["type"]
+            if kind in ("snap", "snap_pot"):
+                received_ms -= max(0, min(lag_ms, self.stored.lag_cap_ms))
+            at = max(received_ms - self.stored.epoch_ms, self.state.clock_ms)
             seen = action_json.get("seen")
             if kind == "turn" and self.stored.beat_ms:
                 return Outcome(refused="table_turns")
@@ -308,7 +314,8 @@ class TableOwner:
             if self._race_timer is not None:
                 self._race_timer[1].cancel()
             closes = race.closes_at_ms
-            delay = closes - (wall_ms() - self.stored.epoch_ms)
+            # with lag compensation a call may still come that counts as sent in time
+            delay = closes + self.stored.lag_cap_ms - (wall_ms() - self.stored.epoch_ms)
             self._race_timer = (closes, self._later(delay, lambda: self._close_race(closes)))
         self._set_pace_timer()
         if state.over or not self.started:

@@ -73,6 +73,7 @@ class StoredTable:
     away_after_ms: int
     turn_timer_ms: int | None
     beat_ms: int | None
+    lag_cap_ms: int
     epoch_ms: int
     seats: list[SeatInfo]
     actions: list[Action] = field(default_factory=list)
@@ -92,8 +93,11 @@ def table_insert(
     away_after_ms: int = 30_000,
     turn_timer_ms: int | None = None,
     beat_ms: int | None = None,
+    lag_cap_ms: int = 0,
 ) -> str:
     """Store a new table, dealt now, and return its code."""
+    if type(lag_cap_ms) is not int or not 0 <= lag_cap_ms <= 500:
+        raise ValueError(f"lag_cap_ms must be an int from 0 to 500, not {lag_cap_ms!r}")
     for name, value in (("turn_timer_ms", turn_timer_ms), ("beat_ms", beat_ms)):
         if value is not None and (type(value) is not int or value < 1):
             raise ValueError(f"{name} must be None or a positive int, not {value!r}")
@@ -119,6 +123,7 @@ def table_insert(
                     away_after_ms=away_after_ms,
                     turn_timer_ms=turn_timer_ms,
                     beat_ms=beat_ms,
+                    lag_cap_ms=lag_cap_ms,
                     public=public,
                     epoch_ms=int(time.time() * 1000),
                 )
@@ -162,6 +167,7 @@ def table_load(code: str) -> StoredTable | None:
         away_after_ms=table.away_after_ms,
         turn_timer_ms=table.turn_timer_ms,
         beat_ms=table.beat_ms,
+        lag_cap_ms=table.lag_cap_ms,
         epoch_ms=table.epoch_ms,
         seats=seats,
         actions=actions,

@@ -10,7 +10,14 @@ from channels.db import database_sync_to_async
 from games import tables
 from games.engine import Options
 
-from .helpers import assert_frames_safe, connect, player, stacked_deck, stored_record
+from .helpers import (
+    assert_frames_safe,
+    connect,
+    player,
+    session_new,
+    stacked_deck,
+    stored_record,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -263,3 +270,44 @@ async def test_at_a_steady_beat_the_table_turns_every_card_and_players_call():
     await ana.send(type="snap", seen=events[-1]["seq"])
     won = (await ben.until("piles_won"))[-1]
     assert won["params"]["winner"] == 0
+
+
+@pytest.mark.parametrize(
+    ("lag_cap_ms", "outcome"),
+    [(300, ["race_opened", "call_joined", "tie_to_pot"]), (0, ["race_opened", "piles_won"])],
+)
+async def test_lag_compensation_lets_a_slow_connections_call_join_the_race(lag_cap_ms, outcome):
+    code = await create(
+        players=2, options=Options(tie_window_ms=50), deck=stacked_deck(2, ["7H", "7S"]),
+        lag_cap_ms=lag_cap_ms,
+    )  # fmt: skip
+    ana = await player_measured(code, "Ana", delay=0)
+    ben = await player_measured(code, "Ben", delay=0.4)  # a round trip of 400 ms: 200 each way
+    await turn_both(ana, ben)
+    await ana.send(type="snap", seen=2)
+    await ben.until("race_opened")
+    await asyncio.sleep(0.12)  # Ben's call arrives 120 ms after Ana's, past the window...
+    await ben.send(type="snap", seen=2)
+    events = await ana.until(outcome[-1])  # ...but with compensation counts 200 ms earlier
+    assert [e["code"] for e in events] == outcome
+    if lag_cap_ms:
+        await ben.until("tie_to_pot")
+        await ben.send(type="pong", t=0)  # a pong that answers no ping of this connection
+        assert (await ben.error())["code"] == "bad_message"
+    else:
+        assert (await ana.until("too_late"))[-1]["params"]["seat"] == 1
+
+
+async def player_measured(code: str, name: str, delay: float):
+    """A player who answers the server's ping (if the table pings) after ``delay``."""
+    client = await connect(code, await session_new())
+    if client.welcome["lag_cap_ms"]:
+        ping = await client.recv()
+        assert ping["type"] == "ping"
+    await client.send(type="join", name=name)
+    assert (await client.recv())["type"] == "welcome"
+    assert (await client.recv())["type"] == "seats"
+    if client.welcome["lag_cap_ms"]:
+        await asyncio.sleep(delay)
+        await client.send(type="pong", t=ping["t"])
+    return client
