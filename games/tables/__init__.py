@@ -12,13 +12,14 @@ a lease plus forwarding over the channel layer later (see ``registry``).
 - :func:`table_events_since`: the stored events after a number (catch-up).
 - :func:`table_presence`: a seat's connection came or went (stand-ins).
 - :func:`tables_open` (sync): public tables with a free seat, for the lobby.
+- :func:`table_record` (sync): the engine record of a table, for replays.
 """
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 
-from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options
+from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options, Record
 from games.protocol import display_name
 
 from . import store
@@ -36,6 +37,7 @@ __all__ = [
     "table_seat",
     "table_join",
     "table_presence",
+    "table_record",
     "table_submit",
     "table_welcome",
     "tables_open",
@@ -160,3 +162,9 @@ async def table_events_since(*, code: str, since: int) -> list[dict]:
 def tables_open(*, limit: int = 20) -> list[dict]:
     """Public tables with a free seat, newest first (``code``, ``players``, ``free``)."""
     return store.tables_open(limit)
+
+
+def table_record(*, code: str) -> Record | None:
+    """The record of table ``code`` (players, options, dealt deck, every accepted action
+    with its time): ``games.engine.replay`` plays it again exactly."""
+    return store.record_load(normalise_code(code))

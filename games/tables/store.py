@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
-from games.engine import Action, BotLevel, Card, Options, new_game
+from games.engine import Action, BotLevel, Card, Options, Record, new_game
 from games.models import Seat, Table, TableAction, TableEvent
 from games.protocol import action_from_json, options_from_json, options_to_json
 
@@ -26,6 +26,7 @@ __all__ = [
     "SeatInfo",
     "StoredTable",
     "events_since",
+    "record_load",
     "seat_bind",
     "step_append",
     "table_id",
@@ -173,6 +174,17 @@ def table_load(code: str) -> StoredTable | None:
         actions=actions,
         seq=last or 0,
     )
+
+
+def record_load(code: str) -> Record | None:
+    """The engine record of table ``code`` (start and every accepted action), from which
+    the game replays exactly (``games.engine.replay``); None when there is no such
+    table."""
+    stored = table_load(code)
+    if stored is None:
+        return None
+    start = Record(stored.players, stored.options, stored.dealer, stored.deck)
+    return start.with_actions(tuple(stored.actions))
 
 
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:

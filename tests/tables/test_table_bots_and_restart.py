@@ -43,6 +43,7 @@ async def test_computer_players_play_a_game_to_the_end_and_the_record_replays_it
     codes = {e["code"] for e in events}
     assert {"card_turned", "race_opened", "piles_won"} <= codes
     record = await stored_record(code)
+    assert await database_sync_to_async(tables.table_record)(code=code.lower()) == record
     end = final_state(record)
     assert end.over and end.seq == events[-1]["seq"]
     assert events[-1]["view"] == view_to_json(view(end, None))
