@@ -242,12 +242,12 @@ async def test_the_turn_timer_turns_the_card_of_an_idle_player():
         players=2, options=Options(), deck=stacked_deck(2, ["7H", "8S"]), turn_timer_ms=150
     )
     ana = await player(code, "Ana")
-    ben = await player(code, "Ben")
-    assert ben.welcome["pace"] == {"turn_timer_ms": 150, "beat_ms": None}
     loop = asyncio.get_running_loop()
-    started = loop.time()
+    before_start = loop.time()
+    ben = await player(code, "Ben")  # the table starts: Ana's turn timer runs
+    assert ben.welcome["pace"] == {"turn_timer_ms": 150, "beat_ms": None}
     first = (await ben.until("card_turned"))[-1]  # nobody turned: the table did, for Ana
-    assert first["params"] == {"seat": 0, "card": "7H"} and loop.time() - started >= 0.12
+    assert first["params"] == {"seat": 0, "card": "7H"} and loop.time() - before_start >= 0.14
     await ana.until("card_turned")
     await ben.send(type="turn")  # Ben turns his own in time
     second = (await ana.until("card_turned"))[-1]
@@ -257,7 +257,7 @@ async def test_the_turn_timer_turns_the_card_of_an_idle_player():
 async def test_at_a_steady_beat_the_table_turns_every_card_and_players_call():
     code = await create(
         players=2, options=Options(tie_window_ms=30), deck=stacked_deck(2, ["7H", "7S"]),
-        beat_ms=120,
+        beat_ms=300,
     )  # fmt: skip
     ana = await player(code, "Ana")
     ben = await player(code, "Ben")
