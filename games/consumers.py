@@ -19,24 +19,10 @@ from django.utils import translation
 from games import tables
 from games.protocol import MOVES, ProtocolError, client_message, view_for_seat
 from games.tables.codes import normalise_code
-from games.texts import reject_text
+from games.texts import REJECT_TEXTS, reject_text
 
 __all__ = ["TableConsumer"]
 
-#: Engine reasons (and the service's own) that have a sentence in games/texts.py.
-_TEXTS = {
-    "bad_action",
-    "no_such_seat",
-    "game_over",
-    "bad_time",
-    "player_out",
-    "no_cards",
-    "not_your_turn",
-    "race_open",
-    "already_called",
-    "no_race",
-    "too_early",
-}
 #: Protocol errors told with the engine's "That is not a move in this game."
 _NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "not_your_seat"}
 
@@ -212,7 +198,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, code: str) -> None:
         frame = {"type": "error", "code": code}
         with translation.override(self.lang):
-            if code in _TEXTS:
+            if code in REJECT_TEXTS:
                 frame["message"] = reject_text(code)
             elif code in _NOT_A_MOVE:
                 frame["message"] = reject_text("bad_action")

@@ -97,6 +97,10 @@ def table_insert(
     lag_cap_ms: int = 0,
 ) -> str:
     """Store a new table, dealt now, and return its code."""
+    if not 0 < bot_time_scale <= 1:
+        raise ValueError(f"bot_time_scale must be in (0, 1], not {bot_time_scale!r}")
+    if type(away_after_ms) is not int or away_after_ms < 0:
+        raise ValueError(f"away_after_ms must be an int >= 0, not {away_after_ms!r}")
     if type(lag_cap_ms) is not int or not 0 <= lag_cap_ms <= 500:
         raise ValueError(f"lag_cap_ms must be an int from 0 to 500, not {lag_cap_ms!r}")
     for name, value in (("turn_timer_ms", turn_timer_ms), ("beat_ms", beat_ms)):

@@ -134,3 +134,24 @@ async def test_an_unknown_table_or_a_foreign_origin_is_not_connected():
     )
     connected, _ = await comm.connect()
     assert not connected
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"players": 13},
+        {"players": 1},
+        {"players": 2, "bots": {2: "x"}},
+        {"players": 2, "lag_cap_ms": 501},
+        {"players": 2, "turn_timer_ms": 0},
+        {"players": 2, "beat_ms": "fast"},
+        {"players": 2, "away_after_ms": -1},
+        {"players": 2, "bot_time_scale": 0},
+    ],
+)
+async def test_a_table_with_impossible_settings_is_not_created(arguments):
+    from games.models import Table
+
+    with pytest.raises(ValueError):
+        await create(options=Options(), **arguments)
+    assert await database_sync_to_async(Table.objects.count)() == 0
