@@ -311,3 +311,22 @@ async def player_measured(code: str, name: str, delay: float):
         await asyncio.sleep(delay)
         await client.send(type="pong", t=ping["t"])
     return client
+
+
+async def test_with_the_index_card_the_first_hand_wins_at_once():
+    code, ana, ben = await two_players(["7H", "7S"], tie_window_ms=300, index_card=True)
+    await turn_both(ana, ben)
+    await ben.send(type="snap", seen=2)
+    await ana.send(type="snap", seen=2)
+    events = await ana.until("too_late")
+    assert [e["code"] for e in events] == ["race_opened", "piles_won", "too_late"]
+    assert events[1]["params"]["winner"] == 1 and events[1]["seq"] == events[0]["seq"] + 1
+
+
+async def test_the_wrong_word_on_a_match_is_a_wrong_call():
+    code, ana, ben = await two_players(["7H", "7S"], tie_window_ms=60)
+    await turn_both(ana, ben)
+    await ana.send(type="snap_pot", seen=2)  # a pair shows, but there is no Snap Pot
+    wrong = (await ben.until("wrong_call"))[-1]
+    assert wrong["params"] == {"seat": 0, "kind": "snap_pot", "penalty_to": 1, "paid": True}
+    assert wrong["view"]["valid"] == {"snap": [1, 0], "snap_pot": []}  # still there to win
