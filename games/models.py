@@ -142,8 +142,11 @@ class Table(models.Model):
     code = models.CharField(max_length=12, unique=True)
     players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)  # engine Options, as JSON (games/protocol.py)
-    dealer = models.PositiveSmallIntegerField()
-    deck = models.JSONField()  # the dealt order, top first, as card codes
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)  # None: a position
+    deck = models.JSONField()  # the dealt order, top first, as card codes ([]: a position)
+    # a start from a position instead of a deal (lessons, tests): the piles, bottom to
+    # top, as card codes: {"face_down", "face_up", "pot", "to_play", "last_turned"}
+    position = models.JSONField(null=True, blank=True)
     bot_seed = models.BigIntegerField(default=0)
     bot_time_scale = models.FloatField(default=1.0)  # < 1 only in tests
     away_after_ms = models.PositiveIntegerField(default=30_000)  # then a stand-in plays

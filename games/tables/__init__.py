@@ -55,6 +55,7 @@ def table_create(
     deck: tuple[Card, ...] | None = None,
     dealer: int | None = None,
     bot_time_scale: float = 1.0,
+    position: dict | None = None,
     away_after_ms: int = 30_000,
     turn_timer_ms: int | None = None,
     beat_ms: int | None = None,
@@ -62,7 +63,10 @@ def table_create(
 ) -> str:
     """Store a new table of ``players`` seats (computer players on the seats of
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
-    (tests, lessons); ``bot_time_scale`` < 1 makes computer players faster (tests);
+    (tests, lessons); ``position`` starts from piles instead of a deal (card codes,
+    each pile bottom to top: ``face_down``, optional ``face_up``, ``pot``, ``to_play``,
+    ``last_turned``, as for ``games.engine.from_piles``); ``bot_time_scale`` < 1 makes
+    computer players faster (tests);
     a computer player stands in for a person whose connections have all been gone for
     ``away_after_ms``, until the person is back. Pace: with ``turn_timer_ms`` the table
     turns the card of a person who has not turned it in that time; with ``beat_ms`` the
@@ -79,6 +83,7 @@ def table_create(
         deck=deck,
         dealer=dealer,
         bot_time_scale=bot_time_scale,
+        position=position,
         away_after_ms=away_after_ms,
         turn_timer_ms=turn_timer_ms,
         beat_ms=beat_ms,

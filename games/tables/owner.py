@@ -29,7 +29,6 @@ from games.engine import (
     CallSnap,
     CallSnapPot,
     CloseRace,
-    Record,
     TurnCard,
     apply,
     final_state,
@@ -74,9 +73,8 @@ class TableOwner:
         self._on_over = on_over
         self.code = stored.code
         self._broadcast = broadcast
-        self.record = Record(stored.players, stored.options, stored.dealer, stored.deck)
         self.actions: list[Action] = list(stored.actions)
-        self.state = final_state(self.record.with_actions(tuple(self.actions)))
+        self.state = final_state(stored.record())
         if self.state.seq != stored.seq:
             raise RuntimeError(
                 f"table {self.code}: the action log gives seq {self.state.seq}, "

@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
-from games.engine import Action, BotLevel, Card, Options, Record, new_game
+from games.engine import (
+    Action,
+    BotLevel,
+    Card,
+    GameState,
+    Options,
+    Record,
+    from_piles,
+    new_game,
+    record_start,
+)
 from games.models import Seat, Table, TableAction, TableEvent
 from games.protocol import action_from_json, options_from_json, options_to_json
 
@@ -67,7 +77,7 @@ class StoredTable:
     code: str
     players: int
     options: Options
-    dealer: int
+    dealer: int | None
     deck: tuple[Card, ...]
     bot_seed: int
     bot_time_scale: float
@@ -79,6 +89,26 @@ class StoredTable:
     seats: list[SeatInfo]
     actions: list[Action] = field(default_factory=list)
     seq: int = 0
+    position: dict | None = None
+
+    def record(self) -> Record:
+        """The engine record: the start (a deal, or a position) and the actions."""
+        if self.position is None:
+            start = Record(self.players, self.options, self.dealer, self.deck)
+        else:
+            start = record_start(_position_state(self.position, self.options))
+        return start.with_actions(tuple(self.actions))
+
+
+def _position_state(position: dict, options: Options) -> GameState:
+    return from_piles(
+        position["face_down"],
+        position["face_up"],
+        position["pot"],
+        position["to_play"],
+        options,
+        position["last_turned"],
+    )
 
 
 def table_insert(
@@ -91,6 +121,7 @@ def table_insert(
     deck: tuple[Card, ...] | None = None,
     dealer: int | None = None,
     bot_time_scale: float = 1.0,
+    position: dict | None = None,
     away_after_ms: int = 30_000,
     turn_timer_ms: int | None = None,
     beat_ms: int | None = None,
@@ -108,7 +139,20 @@ def table_insert(
             raise ValueError(f"{name} must be None or a positive int, not {value!r}")
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     state = new_game(players, random.Random(rng.getrandbits(64)), options)
-    if deck is None:
+    if position is not None:
+        position = {
+            "face_down": [list(p) for p in position["face_down"]],
+            "face_up": [list(p) for p in position.get("face_up") or [[]] * players],
+            "pot": list(position.get("pot") or []),
+            "to_play": position.get("to_play", 0),
+            "last_turned": position.get("last_turned"),
+        }
+        start = _position_state(position, options)  # raises ValueError if impossible
+        if start.players != players:
+            raise ValueError("the position has another number of seats than the table")
+        position["to_play"], position["last_turned"] = start.to_play, start.last_turned
+        deck, dealer = (), None
+    elif deck is None:
         deck, dealer = state.deck, state.dealer
     elif dealer is None:
         dealer = players - 1
@@ -123,6 +167,7 @@ def table_insert(
                     options=options_to_json(options),
                     dealer=dealer,
                     deck=[c.code for c in deck],
+                    position=position,
                     bot_seed=rng.getrandbits(62),
                     bot_time_scale=bot_time_scale,
                     away_after_ms=away_after_ms,
@@ -177,6 +222,7 @@ def table_load(code: str) -> StoredTable | None:
         seats=seats,
         actions=actions,
         seq=last or 0,
+        position=table.position,
     )
 
 
@@ -185,10 +231,7 @@ def record_load(code: str) -> Record | None:
     the game replays exactly (``games.engine.replay``); None when there is no such
     table."""
     stored = table_load(code)
-    if stored is None:
-        return None
-    start = Record(stored.players, stored.options, stored.dealer, stored.deck)
-    return start.with_actions(tuple(stored.actions))
+    return None if stored is None else stored.record()
 
 
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:

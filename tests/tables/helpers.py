@@ -9,7 +9,15 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from games.engine import Card, Record, apply, full_deck, start_state
+from games.engine import (
+    Card,
+    Record,
+    apply,
+    from_piles,
+    full_deck,
+    record_start,
+    start_state,
+)
 from games.models import Table
 from games.protocol import action_from_json, options_from_json
 
@@ -126,8 +134,15 @@ def stored_record(code: str) -> Record:
     actions = tuple(
         action_from_json(a) for a in table.actions.order_by("index").values_list("data", flat=True)
     )
+    options = options_from_json(table.options)
+    if table.position is not None:  # a start from piles
+        p = table.position
+        start = from_piles(
+            p["face_down"], p["face_up"], p["pot"], p["to_play"], options, p["last_turned"]
+        )
+        return record_start(start).with_actions(actions)
     deck = tuple(Card.parse(c) for c in table.deck)
-    return Record(table.players, options_from_json(table.options), table.dealer, deck, actions)
+    return Record(table.players, options, table.dealer, deck, actions)
 
 
 def states_by_seq(record: Record) -> dict:
@@ -157,8 +172,9 @@ def card_codes(value) -> set[str]:
     return set()
 
 
-def assert_frames_safe(frames: list[dict], record: Record) -> None:
-    """No frame shows a card that is face down at its moment; every view holds 52 cards."""
+def assert_frames_safe(frames: list[dict], record: Record, cards: int = 52) -> None:
+    """No frame shows a card that is face down at its moment; every view holds all the
+    ``cards`` of the game (52, or fewer in a game from a position)."""
     states = states_by_seq(record)
     for frame in frames:
         if frame["type"] not in ("event", "welcome"):
@@ -167,4 +183,4 @@ def assert_frames_safe(frames: list[dict], record: Record) -> None:
         face_down = {c.code for pile in state.face_down for c in pile}
         assert not card_codes(frame) & face_down, frame
         v = frame["view"]
-        assert sum(v["face_down_counts"]) + sum(v["face_up_counts"]) + v["pot_count"] == 52
+        assert sum(v["face_down_counts"]) + sum(v["face_up_counts"]) + v["pot_count"] == cards

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import tables
-from games.engine import Options
+from games.engine import Options, final_state
 
 from .helpers import (
     assert_frames_safe,
@@ -330,3 +330,33 @@ async def test_the_wrong_word_on_a_match_is_a_wrong_call():
     wrong = (await ben.until("wrong_call"))[-1]
     assert wrong["params"] == {"seat": 0, "kind": "snap_pot", "penalty_to": 1, "paid": True}
     assert wrong["view"]["valid"] == {"snap": [1, 0], "snap_pot": []}  # still there to win
+
+
+@pytest.mark.parametrize(
+    ("pot", "reason"), [([], "all_cards"), (["9H", "9S"], "stuck_pot")]
+)  # fmt: skip
+async def test_paying_the_last_card_puts_a_player_out_and_ends_the_game(pot, reason):
+    position = {
+        "face_down": [["2S"], ["3S", "4S", "5S"]],
+        "pot": pot,
+        "to_play": 1,
+        "last_turned": 0,
+    }
+    code = await create(players=2, options=Options(), position=position)
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    await ben.send(type="turn")
+    turned = (await ana.until("card_turned"))[-1]
+    assert turned["params"] == {"seat": 1, "card": "5S"}
+    await ana.send(type="snap", seen=turned["seq"])  # wrong: she pays her last card
+    events = await ben.until("game_over")
+    assert [e["code"] for e in events][-3:] == ["wrong_call", "player_out", "game_over"]
+    assert events[-2]["params"] == {"seat": 0}
+    end = events[-1]
+    assert end["params"] == {"winner": 1, "draw": False, "reason": reason, "winners": [1]}
+    assert end["view"]["over"] is True and end["view"]["pot_count"] == len(pot)
+    await ben.send(type="turn")
+    assert (await ben.error())["code"] == "game_over"
+    record = await stored_record(code)
+    assert final_state(record).over
+    assert_frames_safe(ana.frames + ben.frames, record, cards=4 + len(pot))
