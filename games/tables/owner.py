@@ -145,6 +145,8 @@ class TableOwner:
         received at wall time ``received_ms``; a call counts as sent ``lag_ms`` earlier
         (at most the table's ``lag_cap_ms``; never before the table's last action)."""
         async with self._lock:
+            if self._stopped:
+                return Outcome(refused="no_table")
             if not self.started:
                 return Outcome(refused="not_started")
             kind = action_json["type"]
@@ -168,6 +170,8 @@ class TableOwner:
         """Seat the session ``session_key`` (its own seat if it has one, else the first
         free seat); None when the table is full."""
         async with self._lock:
+            if self._stopped:
+                return None
             mine = self.seat_of(session_key)
             if mine is not None:
                 return mine
@@ -236,6 +240,8 @@ class TableOwner:
 
     async def _apply(self, action: Action) -> Outcome:
         """Apply, number, store, then broadcast (the caller holds the lock)."""
+        if self._stopped:  # a stopped owner never writes: a new one may own the table
+            return Outcome(refused="no_table")
         step = apply(self.state, action)
         if step.rejected:
             return Outcome(refused=step.events[0].reason)

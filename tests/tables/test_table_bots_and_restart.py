@@ -124,3 +124,15 @@ async def test_a_practice_table_seats_the_learner_and_starts_with_computer_playe
     turned: list[dict] = []
     while not [e for e in turned if e["code"] == "card_turned" and e["params"]["seat"] != 0]:
         turned += await me.until("card_turned")  # the computer players play their turns
+
+
+async def test_an_owner_dropped_at_a_restart_never_writes_again():
+    from games.models import TableEvent
+    from games.tables.registry import owner_for
+
+    code = await create(players=2, options=Options())
+    old = await owner_for(code)
+    tables.registry_drop()
+    outcome = await old.submit(seat=0, action_json={"type": "turn"}, received_ms=tables.wall_ms())
+    assert outcome.refused == "no_table"
+    assert await database_sync_to_async(TableEvent.objects.count)() == 0
