@@ -145,26 +145,31 @@ class TableOwner:
         received at wall time ``received_ms``; a call counts as sent ``lag_ms`` earlier
         (at most the table's ``lag_cap_ms``; never before the table's last action)."""
         async with self._lock:
-            if self._stopped:
-                return Outcome(refused="no_table")
-            if not self.started:
-                return Outcome(refused="not_started")
-            kind = action_json["type"]
-            if kind in ("snap", "snap_pot"):
-                received_ms -= max(0, min(lag_ms, self.stored.lag_cap_ms))
-            at = max(received_ms - self.stored.epoch_ms, self.state.clock_ms)
-            seen = action_json.get("seen")
-            if kind == "turn" and self.stored.beat_ms:
-                return Outcome(refused="table_turns")
-            if kind == "turn":
-                action: Action = TurnCard(seat, at)
-            elif kind == "snap":
-                action = CallSnap(seat, at, seen)
-            elif kind == "snap_pot":
-                action = CallSnapPot(seat, at, seen)
-            else:
-                return Outcome(refused="bad_action")
-            return await self._apply(action)
+            return await self._submit(seat, action_json, received_ms, lag_ms)
+
+    async def _submit(self, seat: int, action_json: dict, received_ms: int, lag_ms: int) -> Outcome:
+        """:meth:`submit` with the lock held: the one path of every player's action,
+        people's and computer players' alike."""
+        if self._stopped:
+            return Outcome(refused="no_table")
+        if not self.started:
+            return Outcome(refused="not_started")
+        kind = action_json["type"]
+        if kind in ("snap", "snap_pot"):
+            received_ms -= max(0, min(lag_ms, self.stored.lag_cap_ms))
+        at = max(received_ms - self.stored.epoch_ms, self.state.clock_ms)
+        seen = action_json.get("seen")
+        if kind == "turn" and self.stored.beat_ms:
+            return Outcome(refused="table_turns")
+        if kind == "turn":
+            action: Action = TurnCard(seat, at)
+        elif kind == "snap":
+            action = CallSnap(seat, at, seen)
+        elif kind == "snap_pot":
+            action = CallSnapPot(seat, at, seen)
+        else:
+            return Outcome(refused="bad_action")
+        return await self._apply(action)
 
     async def join(self, *, session_key: str, name: str) -> int | None:
         """Seat the session ``session_key`` (its own seat if it has one, else the first
@@ -389,11 +394,9 @@ class TableOwner:
             if current is None or current[0] != number or self.state.over:
                 return  # replaced by a newer plan while waiting for its turn
             del self._plans[seat]
-            at = self.now_ms()
-            if isinstance(planned, TurnCard):
-                action: Action = TurnCard(seat, at)
-            else:
-                action = type(planned)(seat, at, planned.seen)
-            outcome = await self._apply(action)
+            move = {"type": "turn"} if isinstance(planned, TurnCard) else {"type": planned.kind}
+            if not isinstance(planned, TurnCard):
+                move["seen"] = planned.seen
+            outcome = await self._submit(seat, move, wall_ms(), 0)  # as a person's action
             if outcome.refused:
                 self._after_step()  # bots react after every step, accepted or not
