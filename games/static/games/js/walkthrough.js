@@ -60,8 +60,14 @@ function withClauses(p, clauses) {
     a.href = clause.url;
     const bdi = document.createElement("bdi");
     bdi.textContent = clause.id;
-    if (clause.section) a.append(clause.section, " (", bdi, ")");
-    else a.append(bdi);
+    // The section's name is read out (link purpose); on screen the short rule number
+    // keeps the narration small enough for a phone. The text version shows both.
+    if (clause.section) {
+      const name = Object.assign(document.createElement("span"), { className: "visually-hidden" });
+      name.textContent = clause.section + " ";
+      a.append(name);
+    }
+    a.append(bdi);
     if (i) span.append(", ");
     span.append(a);
   });
