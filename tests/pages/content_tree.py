@@ -1,6 +1,7 @@
 """Temporary copies of the content and catalogs, for tests that change them."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -21,8 +22,20 @@ def _toml_string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)  # a JSON string is a valid TOML basic string
 
 
+def untranslate_start(directory: Path, lang: str) -> None:
+    """``lang``'s start steps as a translator finds them: English copies recorded
+    "untranslated"."""
+    start = directory / "start"
+    (start / f"{lang}.toml").write_text((start / "en.toml").read_text(encoding="utf-8"))
+    sources = directory / "sources" / f"{lang}.toml"
+    text = sources.read_text(encoding="utf-8")
+    at = text.index("[start]")
+    records = re.sub(r'= "[0-9a-f]+"', '= "untranslated"', text[at:])
+    sources.write_text(text[:at] + records, encoding="utf-8")
+
+
 def translate_start(directory: Path) -> None:
-    """Stand-in translations of the start steps (the real ones are English copies)."""
+    """Stand-in translations of the start steps, the same shape in every language."""
     import tomllib
 
     english = tomllib.loads((directory / "start" / "en.toml").read_text(encoding="utf-8"))

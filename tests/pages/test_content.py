@@ -1,4 +1,3 @@
-import re
 from io import StringIO
 
 import pytest
@@ -7,7 +6,7 @@ from django.core.management import CommandError, call_command
 from games import content_files
 from games.models import GlossaryEntry, RulesSection, StartStep
 from tests.conftest import LANGUAGE_CODES
-from tests.pages.content_tree import copy_content, make_consistent
+from tests.pages.content_tree import copy_content, make_consistent, untranslate_start
 
 EXPECTED_SECTIONS = [
     "introduction", "players", "deck", "goal", "setup", "play", "ties-and-snap-pot",
@@ -86,13 +85,7 @@ def test_loading_content_records_what_each_translation_was_made_from(content, tm
 
 def test_a_start_step_marked_untranslated_loads_without_a_record(db, tmp_path):
     directory = copy_content(tmp_path)
-    english = (directory / "start" / "en.toml").read_text(encoding="utf-8")
-    (directory / "start" / "ta.toml").write_text(english, encoding="utf-8")
-    sources = directory / "sources" / "ta.toml"
-    text = sources.read_text(encoding="utf-8")
-    start = text.index("[start]")
-    records = re.sub(r'= "[0-9a-f]+"', '= "untranslated"', text[start:])
-    sources.write_text(text[:start] + records, encoding="utf-8")
+    untranslate_start(directory, "ta")
     call_command("load_content", "--content-dir", str(directory), stdout=StringIO())
     step = StartStep.objects.get(slug="deal")
     assert step.source_ta == ""

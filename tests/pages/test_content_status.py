@@ -15,6 +15,7 @@ from tests.pages.content_tree import (
     copy_content,
     edit_english,
     make_consistent,
+    untranslate_start,
     write_catalogs,
 )
 
@@ -119,7 +120,8 @@ def test_a_catalog_entry_absent_from_a_language_is_reported_missing(tree):
 
 
 def test_untranslated_start_steps_are_reported_missing(tmp_path):
-    directory = copy_content(tmp_path)  # the real start files: English copies
+    directory = copy_content(tmp_path)
+    untranslate_start(directory, "ms")
     shape = load_shape(directory)
     output, error = status(directory, write_catalogs(tmp_path), "--language", "ms")
     assert error is not None
@@ -155,7 +157,8 @@ def test_bad_units_or_languages_mark_nothing(tree):
 
 
 def test_a_unit_still_in_english_cannot_be_marked_translated(tmp_path):
-    directory = copy_content(tmp_path)  # start steps are English copies here
+    directory = copy_content(tmp_path)
+    untranslate_start(directory, "he")
     with pytest.raises(CommandError, match="still the English text"):
         call_command(
             "content_status", "start.deal", mark=["he"], content_dir=directory, stdout=StringIO()
