@@ -68,6 +68,11 @@ ON_SCREEN = """(expected) => {
   return problems;
 }"""
 
+#: The table picture has been fitted to the size its box has now (after a resize).
+FITTED = """() => {
+  const box = document.getElementById("table-picture");
+  return box.dataset.fitted === `${Math.round(box.clientWidth)}x${Math.round(box.clientHeight)}`;
+}"""
 SETTLE = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
@@ -127,6 +132,7 @@ def test_every_press_moment_fits_every_classroom_screen(site_url, screen, lang):
             for name, (width, height) in sizes:
                 if (width, height) != (page.viewport_size["width"], page.viewport_size["height"]):
                     page.set_viewport_size({"width": width, "height": height})
+                    page.wait_for_function(FITTED, timeout=5000)
                     page.evaluate(SETTLE)
                     page.evaluate("document.querySelector('.player').scrollIntoView()")
                 problems = page.evaluate(ON_SCREEN, frame["expects"])
