@@ -236,6 +236,13 @@ function place(container, u, W, H, anyway = false) {
 function fit(container) {
   if (!container.querySelector(".seat")) return;
   container.style.minBlockSize = "";
+  // Measure every seat at the top-left corner: where an absolutely placed seat
+  // stands decides how much width it may take, so a seat left near an edge by
+  // the last layout would measure narrower (wrapped) than it draws at its new place.
+  for (const node of container.querySelectorAll(".seat, .pot")) {
+    node.style.left = "0px";
+    node.style.top = "0px";
+  }
   const W = container.clientWidth;
   let H = container.clientHeight;
   if (!W || !H) return;
