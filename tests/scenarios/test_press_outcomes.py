@@ -10,7 +10,6 @@ from games.engine import (
     CloseRace,
     Options,
     TurnCard,
-    apply,
     deal,
     from_piles,
     full_deck,
@@ -19,17 +18,9 @@ from games.narration import note_text
 from games.press_outcomes import TRY_AGAIN, classify
 from games.scenarios.runner import play_branch
 from games.texts import event_text, isolate
+from tests.engine.helpers import play
 
 NAMES = ["Ben", "נועה", "கவின்", "Sam Kim"]
-
-
-def run(state, *actions):
-    events = []
-    for action in actions:
-        step = apply(state, action)
-        state = step.state
-        events.extend(step.events)
-    return state, events
 
 
 def test_a_call_on_a_race_already_over_is_too_late_without_penalty():
@@ -39,8 +30,8 @@ def test_a_call_on_a_race_already_over_is_too_late_without_penalty():
         [["2S"], ["3S"], ["4S", "5S"]], [["9C"], ["9D"], []], to_play=2, last_turned=1
     )
     seen = start.seq
-    won, _ = run(start, CallSnap(2, 100, seen), CloseRace(250))
-    after, events = run(won, CallSnap(0, 300, seen))
+    won, _ = play(start, CallSnap(2, 100, seen), CloseRace(250))
+    after, events = play(won, CallSnap(0, 300, seen))
     verdict = classify(won, 0, events, after)
     assert [e.code for e in events] == ["too_late"]
     assert verdict.outcome == "too_late" and verdict.clauses == ("R9",)
@@ -51,7 +42,7 @@ def test_a_call_on_a_race_already_over_is_too_late_without_penalty():
 
 def test_a_right_call_that_ties_is_right_and_says_nobody_wins_the_piles():
     start = from_piles([["2S"], ["3S"], ["4S"]], [["9C"], ["9D"], ["KS"]], to_play=2, last_turned=1)
-    after, events = run(start, CallSnap(2, 100), CallSnap(0, 160), CloseRace(250))
+    after, events = play(start, CallSnap(2, 100), CallSnap(0, 160), CloseRace(250))
     verdict = classify(start, 2, events, after)
     assert verdict.outcome == "right" and verdict.keys == ("right.tie",)
     assert verdict.clauses == ("R9",)
@@ -113,9 +104,9 @@ def test_turning_over_your_own_matching_pile_says_the_match_is_covered():
 
 def test_turning_while_someone_has_called_is_refused_with_the_reason():
     start = from_piles([["2S"], ["3S"], ["4S"]], [["9C"], ["9D"], ["KS"]], to_play=2, last_turned=1)
-    racing, _ = run(start, CallSnapPot(2, 100), CallSnap(0, 100))
+    racing, _ = play(start, CallSnapPot(2, 100), CallSnap(0, 100))
     assert racing.race is not None
-    after, events = run(racing, TurnCard(2, 120))
+    after, events = play(racing, TurnCard(2, 120))
     verdict = classify(racing, 2, events, after)
     assert verdict.outcome == "refused" and verdict.keys == ("refused.race_open",)
     assert after is racing
