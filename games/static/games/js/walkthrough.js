@@ -32,7 +32,7 @@ const OUTCOMES = new Set(["right", "mistake", "too_late", "refused"]);
 let index = 0;
 let branch = null; // the engine's answer to a press that left the example
 let refusal = null; // a press the engine refused: the table stays as it was
-let changedAt = 0;
+let changedAt = -Infinity; // no step change yet: the first tap after loading counts
 
 function markDone() {
   try {
