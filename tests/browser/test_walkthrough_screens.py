@@ -76,6 +76,18 @@ FITTED = """() => {
 SETTLE = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
+def settled_problems(page, expected: str) -> list[str]:
+    """What is wrong on screen once the layout has settled: a relayout still under
+    way (the browser's resize and font events) gets up to a second to finish."""
+    problems = page.evaluate(ON_SCREEN, expected)
+    for _ in range(5):
+        if not problems:
+            break
+        page.wait_for_timeout(200)
+        problems = page.evaluate(ON_SCREEN, expected)
+    return problems
+
+
 def screen_shot(page, name: str) -> None:
     """What is on the screen (not the whole page): what a class sees."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -135,7 +147,7 @@ def test_every_press_moment_fits_every_classroom_screen(site_url, screen, lang):
                     page.wait_for_function(FITTED, timeout=5000)
                     page.evaluate(SETTLE)
                     page.evaluate("document.querySelector('.player').scrollIntoView()")
-                problems = page.evaluate(ON_SCREEN, frame["expects"])
+                problems = settled_problems(page, frame["expects"])
                 failures += [f"{lang} {slug} step {number + 1} {name}: {p}" for p in problems]
             page.keyboard.press(PRESS_KEYS[frame["expects"]])
             assert step_index(page) == number + 1, (slug, number, "the key did not press")

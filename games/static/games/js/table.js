@@ -236,6 +236,9 @@ function place(container, u, W, H, anyway = false) {
 function fit(container) {
   if (!container.querySelector(".seat")) return;
   container.style.minBlockSize = "";
+  const W = container.clientWidth;
+  let H = container.clientHeight;
+  if (!W || !H) return;
   // Measure every seat at the top-left corner: where an absolutely placed seat
   // stands decides how much width it may take, so a seat left near an edge by
   // the last layout would measure narrower (wrapped) than it draws at its new place.
@@ -243,9 +246,6 @@ function fit(container) {
     node.style.left = "0px";
     node.style.top = "0px";
   }
-  const W = container.clientWidth;
-  let H = container.clientHeight;
-  if (!W || !H) return;
   const uMax = cssPixels(container, "--u-max", 22);
   const uMin = cssPixels(container, "--u-min", 9);
   // Largest first; at each size, badges on one line first, then wrapped.
