@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from games import tables
+from games.live_text import seat_labels, told_event, with_labels
 from games.protocol import MOVES, ProtocolError, client_message, view_for_seat
 from games.tables.codes import normalise_code
 from games.texts import REJECT_TEXTS, reject_text
@@ -64,6 +65,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.session_key = self.scope.get("session") and self.scope["session"].session_key
         self.lang = "en"
         self.seat: int | None = None
+        self.seats: list[dict] = []  # the last seats told, for the names in event texts
         self.present_seat: int | None = None  # the seat this connection counts for
         self.last_seq: int | None = None  # None until welcomed
         self.rate = RateLimit()
@@ -174,6 +176,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
         self.seat = welcome["seat"]
         self.last_seq = welcome["seq"]
+        self.seats = welcome["seats"]
+        with translation.override(self.lang):
+            welcome["seats"] = with_labels(self.seats)
         await self.send_json(welcome)
         if welcome["lag_cap_ms"] and self.pinger is None:
             self.pinger = asyncio.create_task(self.ping_regularly())
@@ -192,6 +197,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def send_event(self, event: dict) -> None:
         frame = {"type": "event", **event, "view": view_for_seat(event["view"], self.seat)}
+        with translation.override(self.lang):
+            frame["text"] = told_event(event, seat_labels(self.seats))
         await self.send_json(frame)
         self.last_seq = max(self.last_seq or 0, event["seq"])
 
@@ -218,6 +225,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def table_seats(self, message: dict) -> None:
         if self.last_seq is None:
             return
-        await self.send_json(
-            {"type": "seats", "seats": message["seats"], "started": message["started"]}
-        )
+        self.seats = message["seats"]
+        with translation.override(self.lang):
+            seats = with_labels(self.seats)
+        await self.send_json({"type": "seats", "seats": seats, "started": message["started"]})

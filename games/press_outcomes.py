@@ -143,24 +143,33 @@ def _mistake(before: GameState, wrong: WrongCall) -> PressOutcome:
     receiver = wrong.penalty_to
     last = before.last_turned
     on_the_right = (seat - 1) % before.players
+    rule = penalty_clause(before, wrong)
     if not wrong.paid or receiver is None:
         penalty = Sentence("penalty.none", player=seat)
-        rule = "R13" if last is not None and last != seat else "R14"
     elif receiver == last and receiver != seat:
         penalty = Sentence("penalty.to_last_player", player=seat, receiver=receiver)
-        rule = "R13"
     elif receiver == on_the_right and last == seat:
         penalty = Sentence("penalty.own_turn", player=seat, receiver=receiver)
-        rule = "R14"
     elif receiver == on_the_right:
         penalty = Sentence("penalty.to_right", player=seat, receiver=receiver)
-        rule = "R14"
     else:  # not a place the rules send a card: say only what happened
         penalty = Sentence("penalty.to", player=seat, receiver=receiver)
-        rule = "R13"
     # The wrong word is its own mistake (R14 D); where the card went is R13 or R14.
     clauses = ("R14", rule) if wrong_word and rule != "R14" else ("R14",) if wrong_word else (rule,)
     return PressOutcome(MISTAKE, clauses, (why, penalty, Sentence(TRY_AGAIN)), rule)
+
+
+def penalty_clause(before: GameState, wrong: WrongCall) -> str:
+    """The rule that sent ``wrong``'s penalty card where it went: R13 (to the player who
+    has just played) or R14 (to the caller's right: own turn, or nobody has played)."""
+    seat, receiver, last = wrong.seat, wrong.penalty_to, before.last_turned
+    if not wrong.paid or receiver is None:
+        return "R13" if last is not None and last != seat else "R14"
+    if receiver == last and receiver != seat:
+        return "R13"
+    if receiver == (seat - 1) % before.players:
+        return "R14"
+    return "R13"
 
 
 def _right_call(

@@ -29,11 +29,14 @@ from games.engine import (
     CallSnap,
     CallSnapPot,
     CloseRace,
+    Event,
+    GameState,
     TurnCard,
     apply,
     final_state,
     view,
 )
+from games.event_rules import event_clauses
 from games.protocol import action_to_json, event_to_json, options_to_json, view_to_json
 
 from . import store
@@ -53,6 +56,11 @@ class Outcome:
 
     seqs: tuple[int, ...] = ()
     refused: str | None = None
+
+
+def event_data(before: GameState, event: Event) -> dict:
+    """An event as stored and sent: its code, params and the rules it shows."""
+    return {**event_to_json(event), "rules": list(event_clauses(before, event))}
 
 
 def wall_ms() -> int:
@@ -253,9 +261,11 @@ class TableOwner:
         public = view_to_json(view(step.state, None))
         first = self.state.seq + 1
         events = [
-            {"seq": first + i, "data": event_to_json(e), "view": public}
+            {"seq": first + i, "data": event_data(self.state, e), "view": public}
             for i, e in enumerate(step.events)
         ]
+        if step.state.pot_stuck_forever and not self.state.pot_stuck_forever:
+            events[-1]["data"]["pot_now_stuck"] = True  # told once, when it happens (R18)
         await database_sync_to_async(store.step_append)(
             self.stored.id, len(self.actions), action_to_json(action), events
         )

@@ -1,0 +1,55 @@
+"""Words for live tables and replays, made for each client in its own language.
+
+A live table sends every client the same numbered events; each connection tells them
+in the language its page asked for (``hello`` ``lang``), with the same sentence
+builder as the walkthroughs (:func:`games.texts.event_text`). Computer players have
+no typed name: they are called "Computer 1", "Computer 2"… in the reader's language,
+numbered in seat order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext as _
+
+from games.protocol import event_from_json
+from games.texts import event_text
+
+
+def seat_labels(seats: Sequence[dict]) -> list[str]:
+    """What to call each seat (``seats`` as in a ``seats`` frame), in the active
+    language: the typed name of a person, "Computer N" for a computer player, and
+    "Free seat" for a seat nobody has taken yet."""
+    labels, computers = [], 0
+    for seat in seats:
+        if seat["bot"]:
+            computers += 1
+            labels.append(_("Computer %(number)d") % {"number": computers})
+        elif seat["taken"]:
+            labels.append(seat["name"])
+        else:
+            labels.append(_("Free seat"))
+    return labels
+
+
+def with_labels(seats: Sequence[dict]) -> list[dict]:
+    """``seats`` with each seat's ``label`` (see :func:`seat_labels`)."""
+    return [{**seat, "label": label} for seat, label in zip(seats, seat_labels(seats), strict=True)]
+
+
+def pot_stuck_text() -> str:
+    return _(
+        "All four cards of this rank are now in the Snap Pot. Nobody can ever match its top "
+        "card, so its cards stay stuck there until the end of the game."
+    )
+
+
+def told_event(event: dict, labels: Sequence[str]) -> str:
+    """The sentence(s) telling a stored event (``code``, ``params``, and
+    ``pot_now_stuck`` when this step left the Snap Pot stuck for good), in the active
+    language, names isolated for bidi."""
+    text = event_text(event_from_json(event), labels)
+    if event.get("pot_now_stuck"):
+        text = f"{text} {pot_stuck_text()}"
+    return text

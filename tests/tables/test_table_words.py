@@ -1,0 +1,75 @@
+"""Each client hears the table's events in its own language, with the rule they show."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import tables
+from games.engine import BotLevel, Options
+from games.texts import isolate
+
+from .helpers import connect, player, session_new, stacked_deck
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+create = database_sync_to_async(tables.table_create)
+
+
+async def test_events_carry_their_rules_and_a_sentence_naming_the_players():
+    code = await create(players=2, options=Options(), deck=stacked_deck(2, ["7H", "8S", "2C"]))
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    await ana.recv()  # Ben's seats frame
+    await ana.send(type="turn")
+    turned = (await ben.until("card_turned"))[-1]
+    assert turned["rules"] == []
+    assert turned["text"] == f"{isolate('Ana')} turns over the {isolate('7 of hearts')}."
+    await ana.send(type="snap", seen=1)  # nothing matches, and Ana has just played
+    wrong = (await ben.until("wrong_call"))[-1]
+    assert wrong["params"]["penalty_to"] == 1
+    assert wrong["rules"] == ["R14"]  # her own turn: the card goes to her right
+    assert (
+        wrong["text"] == f"Wrong call! {isolate('Ana')} gives a penalty card to {isolate('Ben')}."
+    )
+    await ana.until("wrong_call")
+    await ben.send(type="turn")
+    await ana.until("card_turned")
+    await ana.send(type="snap", seen=3)  # Ben has just played: the card goes to him
+    assert (await ana.until("wrong_call"))[-1]["rules"] == ["R13"]
+
+
+async def test_computer_players_are_labelled_in_the_language_of_each_client():
+    code = await create(
+        players=3, bots={1: BotLevel.STEADY, 2: BotLevel.QUICK}, bot_time_scale=0.01
+    )
+    english = await connect(code, await session_new(), {"lang": "en"})
+    labels = [s["label"] for s in english.welcome["seats"]]
+    assert labels == ["Free seat", "Computer 1", "Computer 2"]
+    assert [s["name"] for s in english.welcome["seats"]] == ["", "", ""]
+
+
+async def test_the_step_that_sticks_the_snap_pot_for_good_says_so():
+    # Seat 1 turns the 7C: it matches seat 0's 7D and the pot's 7H; both call "Snap!" at
+    # once, the tied piles join the pot, and all four 7s are in it.
+    position = {
+        "face_down": [["2S", "3S"], ["4S", "7C"]],
+        "face_up": [["7D"], []],
+        "pot": ["7S", "7H"],
+        "to_play": 1,
+        "last_turned": 0,
+    }
+    code = await create(players=2, options=Options(tie_window_ms=300), position=position)
+    ana = await player(code, "Ana")
+    ben = await player(code, "Ben")
+    await ana.recv()
+    await ben.send(type="turn")
+    seen = (await ana.until("card_turned"))[-1]["seq"]
+    await ana.send(type="snap", seen=seen)
+    await ben.send(type="snap", seen=seen)
+    events = await ana.until("tie_to_pot")
+    tie = events[-1]
+    assert tie["view"]["pot_stuck_forever"] is True and tie["pot_now_stuck"] is True
+    assert tie["rules"] == ["R9"]
+    assert "stuck there until the end of the game" in tie["text"]
+    assert not any(e.get("pot_now_stuck") for e in events[:-1])
