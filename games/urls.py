@@ -1,12 +1,15 @@
 from django.urls import path
 
-from . import views
+from . import play_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("glossary/", views.glossary, name="glossary"),
-    path("play/", views.play, name="play"),
+    path("play/", play_views.play, name="play"),
+    path("play/practice/", play_views.play_practice, name="play_practice"),
+    path("play/new/", play_views.play_open, name="play_open"),
+    path("play/<str:code>/", play_views.play_table, name="play_table"),
     path("teach/", views.teach, name="teach"),
     path("learn/", views.learn, name="learn"),
     path("learn/<slug:slug>/", views.walkthrough, name="walkthrough"),

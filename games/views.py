@@ -34,10 +34,6 @@ def start(request):
     return render(request, "games/start.html", context)
 
 
-def play(request):
-    return render(request, "games/play.html")
-
-
 def teach(request):
     return render(request, "games/teach.html")
 
@@ -46,9 +42,14 @@ def learn(request):
     return render(request, "games/learn.html", {"walkthroughs": walkthroughs.summaries()})
 
 
+def section_titles() -> dict[str, str]:
+    """Each rules section's anchor -> its title in the page's language."""
+    return {section.slug: section.title for section in RulesSection.objects.all()}
+
+
 def with_section_titles(frames: list[dict]) -> list[dict]:
     """Name each rule link's section in the page's language ("Ties and the Snap Pot")."""
-    titles = {section.slug: section.title for section in RulesSection.objects.all()}
+    titles = section_titles()
     for frame in frames:
         for links in (frame["clauses"], *(b["clauses"] for b in frame["branches"].values())):
             for link in links:

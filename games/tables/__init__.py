@@ -6,6 +6,7 @@ a lease plus forwarding over the channel layer later (see ``registry``).
 
 - :func:`table_create` (sync): store a new table, return its join code.
 - :func:`table_create_practice` (sync): one person and computer players, seated at once.
+- :func:`table_open` (sync): a table opened from the lobby, the opener on seat 0.
 - :func:`table_welcome`: what a connecting client is told (its seat, the view, seq).
 - :func:`table_join`: bind a browser session to a free seat under a display name.
 - :func:`table_submit`: a player's action, stamped on arrival.
@@ -33,6 +34,7 @@ __all__ = [
     "registry_drop",
     "table_create",
     "table_create_practice",
+    "table_open",
     "table_events_since",
     "table_seat",
     "table_join",
@@ -110,6 +112,20 @@ def table_create_practice(
         bots={seat: level for seat, level in enumerate(levels, start=1)},
         bot_time_scale=bot_time_scale,
     )
+    store.seat_bind(store.table_id(code), 0, session_key, name)
+    return code
+
+
+def table_open(*, session_key: str, name: str, **settings) -> str:
+    """A table opened by a person from the lobby: stored like :func:`table_create`
+    (``settings`` are its keywords; computer players must leave seat 0 free), with the
+    opener's session on seat 0 under ``name`` (checked like a joining name)."""
+    if not session_key:
+        raise ValueError("opening a table needs a browser session")
+    name = display_name(name)
+    if 0 in (settings.get("bots") or {}):
+        raise ValueError("seat 0 is the opener's")
+    code = table_create(**settings)
     store.seat_bind(store.table_id(code), 0, session_key, name)
     return code
 

@@ -1,0 +1,180 @@
+"""The lobby's forms: a practice table, and a table to share with friends or a class.
+
+Every choice is checked here, with a message in the page's language, before anything is
+stored: a bad form changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engine import BotLevel, Options
+from games.protocol import MAX_NAME_CHARS, ProtocolError, display_name
+
+LEVEL_CHOICES = [
+    ("beginner", pgettext_lazy("computer player level", "Beginner (slow)")),
+    ("steady", pgettext_lazy("computer player level", "Steady")),
+    ("quick", pgettext_lazy("computer player level", "Quick")),
+]
+#: Pace "beat": the table turns a card every so many ms.
+BEAT_MS = {"beat_slow": 3000, "beat": 1800}
+PACE_CHOICES = [
+    ("own", _("Each player turns their own card")),
+    ("beat_slow", _("The table turns the cards: slow beat (young children)")),
+    ("beat", _("The table turns the cards: steady beat")),
+]
+#: The turn timer choices (seconds; 0: none).
+TIMER_CHOICES = [
+    (0, _("No turn timer")),
+    (5, _("5 seconds")),
+    (10, _("10 seconds")),
+    (20, _("20 seconds")),
+]
+
+
+def clean_display_name(value: str) -> str:
+    try:
+        return display_name(value)
+    except ProtocolError:
+        raise forms.ValidationError(
+            _("Names are 1 to %(max)d characters long, with no special characters."),
+            params={"max": MAX_NAME_CHARS},
+        ) from None
+
+
+class NameField(forms.CharField):
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("label", _("Your name"))
+        kwargs.setdefault("max_length", 64)  # checked exactly by clean_display_name
+        super().__init__(**kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        return clean_display_name(value) if value or self.required else value
+
+
+@dataclass(frozen=True)
+class PracticeSettings:
+    name: str
+    levels: list[BotLevel]
+
+
+class PracticeForm(forms.Form):
+    """You and 1 to 3 computer players, a level each; play starts at once."""
+
+    name = NameField(required=False)  # "Play it for real" after a walkthrough asks none
+    computers = forms.TypedChoiceField(
+        label=_("Computer players"),
+        choices=[(n, str(n)) for n in (1, 2, 3)],
+        coerce=int,
+        initial=2,
+    )
+    level_1 = forms.ChoiceField(
+        label=_("Computer 1"), choices=LEVEL_CHOICES, initial="beginner", required=False
+    )
+    level_2 = forms.ChoiceField(
+        label=_("Computer 2"), choices=LEVEL_CHOICES, initial="beginner", required=False
+    )
+    level_3 = forms.ChoiceField(
+        label=_("Computer 3"), choices=LEVEL_CHOICES, initial="steady", required=False
+    )
+
+    def settings(self) -> PracticeSettings:
+        data = self.cleaned_data
+        levels = [
+            BotLevel[(data[f"level_{n}"] or "beginner").upper()]
+            for n in range(1, data["computers"] + 1)
+        ]
+        return PracticeSettings(name=data["name"] or str(_("Player")), levels=levels)
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What ``games.tables.table_create`` needs, plus the opener's name."""
+
+    name: str
+    players: int
+    options: Options
+    bots: dict[int, BotLevel]
+    public: bool
+    turn_timer_ms: int | None
+    beat_ms: int | None
+
+
+class OpenTableForm(forms.Form):
+    """A table for friends or a class: 2 to 12 seats, computer players in the last seats."""
+
+    name = NameField()
+    seats = forms.TypedChoiceField(
+        label=_("Seats"), choices=[(n, str(n)) for n in range(2, 13)], coerce=int, initial=4
+    )
+    computers = forms.IntegerField(
+        label=_("Computer players in empty seats"), min_value=0, max_value=11, initial=0
+    )
+    level = forms.ChoiceField(
+        label=_("Level of the computer players"), choices=LEVEL_CHOICES, initial="steady"
+    )
+    tie_window_ms = forms.IntegerField(
+        label=_("Tie window (milliseconds)"),
+        help_text=_("Calls this close together are a tie. 0 means the first call always wins."),
+        min_value=0,
+        max_value=500,
+        initial=150,
+    )
+    index_card = forms.BooleanField(
+        label=_("Index card: the first hand on the card wins, no ties"), required=False
+    )
+    turn_limit = forms.IntegerField(
+        label=_("Turn limit (cards turned; empty: none)"),
+        min_value=10,
+        max_value=2000,
+        required=False,
+    )
+    pace = forms.ChoiceField(label=_("Pace"), choices=PACE_CHOICES, initial="own")
+    turn_timer = forms.TypedChoiceField(
+        label=_("Turn timer: the table turns an idle player's card after"),
+        choices=TIMER_CHOICES,
+        coerce=int,
+        initial=10,
+    )
+    public = forms.BooleanField(
+        label=_("List this table in the lobby, so anyone can join"), required=False
+    )
+
+    def clean(self):
+        data = super().clean()
+        seats, computers = data.get("seats"), data.get("computers")
+        if seats is not None and computers is not None and computers > seats - 1:
+            self.add_error(
+                "computers",
+                _("Leave at least one seat for you: at most %(max)d computer players.")
+                % {"max": seats - 1},
+            )
+        return data
+
+    def settings(self) -> TableSettings:
+        data = self.cleaned_data
+        players, computers = data["seats"], data["computers"]
+        level = BotLevel[data["level"].upper()]
+        beat_ms = BEAT_MS.get(data["pace"])
+        return TableSettings(
+            name=data["name"],
+            players=players,
+            options=Options(
+                tie_window_ms=data["tie_window_ms"],
+                index_card=data["index_card"],
+                turn_limit=data["turn_limit"],
+            ),
+            bots={seat: level for seat in range(players - computers, players)},
+            public=data["public"],
+            turn_timer_ms=(data["turn_timer"] * 1000 or None) if beat_ms is None else None,
+            beat_ms=beat_ms,
+        )
+
+
+class JoinByCodeForm(forms.Form):
+    code = forms.CharField(label=_("Table code"), max_length=12)

@@ -1,0 +1,135 @@
+"""The Play pages: the lobby (practice, open a table, public tables, join by code) and
+the table page. The game itself runs over the WebSocket (docs/protocol.md); these views
+only create tables, bind the opener's browser session to a seat, and serve the page.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import tables
+from games.engine import full_deck
+from games.models import Seat, Table
+from games.play_forms import JoinByCodeForm, OpenTableForm, PracticeForm
+from games.tables.codes import normalise_code
+from games.walkthroughs import card_data, clause_links, clause_sections
+
+from .views import section_titles
+
+
+def session_key(request) -> str:
+    """The browser session's key, made now if the browser has none yet: the WebSocket
+    finds the player's seat through it."""
+    if not request.session.session_key:
+        request.session.save()
+    return request.session.session_key
+
+
+def lobby(request, practice_form=None, open_form=None, join_form=None, status=200):
+    context = {
+        "practice_form": practice_form or PracticeForm(),
+        "open_form": open_form or OpenTableForm(),
+        "join_form": join_form or JoinByCodeForm(),
+        "open_tables": tables.tables_open(limit=20),
+    }
+    return render(request, "games/play.html", context, status=status)
+
+
+def play(request):
+    """The lobby; ``?code=…`` (the join-by-code form) goes to that table."""
+    if "code" in request.GET:
+        form = JoinByCodeForm(request.GET)
+        if form.is_valid():
+            code = normalise_code(form.cleaned_data["code"])
+            if Table.objects.filter(code=code).exists():
+                return redirect("play_table", code=code)
+            form.add_error("code", _("There is no table with that code. Check the letters."))
+        return lobby(request, join_form=form, status=400)
+    return lobby(request)
+
+
+@require_POST
+def play_practice(request):
+    form = PracticeForm(request.POST)
+    if not form.is_valid():
+        return lobby(request, practice_form=form, status=400)
+    settings = form.settings()
+    code = tables.table_create_practice(
+        session_key=session_key(request), name=settings.name, levels=settings.levels
+    )
+    return redirect("play_table", code=code)
+
+
+@require_POST
+def play_open(request):
+    form = OpenTableForm(request.POST)
+    if not form.is_valid():
+        return lobby(request, open_form=form, status=400)
+    s = form.settings()
+    code = tables.table_open(
+        session_key=session_key(request),
+        name=s.name,
+        players=s.players,
+        options=s.options,
+        bots=s.bots,
+        public=s.public,
+        turn_timer_ms=s.turn_timer_ms,
+        beat_ms=s.beat_ms,
+    )
+    return redirect("play_table", code=code)
+
+
+def card_faces() -> dict[str, dict]:
+    """Every card as the table picture draws it, named in the page's language."""
+    return {card.code: card_data(card) for card in full_deck()}
+
+
+def rule_links() -> dict[str, dict]:
+    """Each clause id -> its link on the rules page and its section's title."""
+    titles = section_titles()
+    links = clause_links(sorted(clause_sections()))
+    return {link["id"]: {**link, "section": titles.get(link["anchor"], "")} for link in links}
+
+
+def _replay_url(code):  # TEMP until the replay page lands
+    from django.urls import NoReverseMatch
+
+    try:
+        return reverse("replay", args=[code])
+    except NoReverseMatch:
+        return ""
+
+
+def play_table(request, code: str):
+    code = normalise_code(code)
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        raise Http404(_("There is no table with that code. Check the letters."))
+    key = session_key(request)
+    seated = Seat.objects.filter(table=table, session_key=key, is_bot=False).exists()
+    share_url = request.build_absolute_uri(reverse("play_table", args=[code]))
+    config = {
+        "code": code,
+        "socket": f"/ws/play/{code}/",
+        "lang": request.LANGUAGE_CODE,
+        "cards": card_faces(),
+        "rules": rule_links(),
+        "lobby": reverse("play"),
+    }
+    context = {
+        "code": code,
+        "table": table,
+        "seated": seated,
+        "share_url": share_url,
+        "config": config,
+        "options": table.options,
+        "replay_url": _replay_url(code),
+    }
+    return render(request, "games/play_table.html", context)
+
+
+__all__ = ["lobby", "play", "play_open", "play_practice", "play_table"]

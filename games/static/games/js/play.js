@@ -1,0 +1,380 @@
+// A live table's page: a client of the table protocol (docs/protocol.md).
+// Everything it shows comes from the server: the view after each event (counts
+// and face-up cards only), and each event told in this page's language (`text`).
+// It never decides an outcome: a move is sent, and the server's events answer.
+import { drawTable } from "./table.js";
+import { connectProjector } from "./projector.js";
+
+const { gettext, ngettext, interpolate } = window;
+const config = JSON.parse(document.getElementById("table-config").textContent);
+const root = document.getElementById("live-table");
+const picture = document.getElementById("table-picture");
+const statusLine = document.getElementById("table-status");
+const refusedLine = document.getElementById("move-refused");
+const log = document.getElementById("told-log");
+const announcer = document.getElementById("announcer");
+const joinForm = document.getElementById("join-seat");
+const finished = document.getElementById("finished");
+const finishedText = document.getElementById("finished-text");
+const moves = Object.fromEntries([...root.querySelectorAll("[data-move]")].map((b) => [b.dataset.move, b]));
+const soundButton = root.querySelector('[data-action="sound"]');
+const LOG_LENGTH = 8; // events kept on screen
+const HISTORY = 6; // events told again when the page opens on a game under way
+// Told to screen readers as they happen: each turned card and each result, not
+// every step of a race.
+const ANNOUNCED = new Set([
+  "card_turned", "pile_turned_over", "piles_won", "tie_to_pot", "wrong_call",
+  "too_late", "player_out", "player_back", "game_over",
+]);
+const SOUNDS = { card_turned: 440, piles_won: 660, tie_to_pot: 520, wrong_call: 220, game_over: 880 };
+
+const table = {
+  seat: null, // this browser's seat, or null while watching
+  seats: [],
+  started: false,
+  pace: {},
+  view: null,
+  lastSeq: null, // the last event shown (null before the first welcome)
+  previous: null, // the view before the last one drawn, to mark what changed
+};
+let socket = null;
+let retryMs = 1000;
+let gone = false; // the table does not exist: stop reconnecting
+
+// ---- Connection -----------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}${config.socket}`);
+  socket.addEventListener("open", () => {
+    retryMs = 1000;
+    const hello = { type: "hello", lang: config.lang };
+    if (table.lastSeq !== null) hello.since = table.lastSeq;
+    send(hello);
+  });
+  socket.addEventListener("message", (e) => {
+    let frame;
+    try {
+      frame = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    (handlers[frame.type] || (() => {}))(frame);
+  });
+  socket.addEventListener("close", (e) => {
+    if (e.code === 4404) {
+      gone = true;
+      showStatus(gettext("This table does not exist any more."));
+    }
+    updateButtons();
+    if (gone) return;
+    showStatus(gettext("The connection was lost. Connecting again…"));
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 10000);
+  });
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+const connected = () => socket && socket.readyState === WebSocket.OPEN && table.lastSeq !== null;
+
+// ---- Server frames ----------------------------------------------------------
+
+const handlers = {
+  welcome(frame) {
+    const first = table.lastSeq === null;
+    table.seat = frame.seat;
+    table.seats = frame.seats;
+    table.started = frame.started;
+    table.pace = frame.pace;
+    if (first || frame.seq < table.lastSeq) {
+      table.view = frame.view;
+      table.lastSeq = frame.seq;
+      draw();
+      if (first && frame.seq > 0) {
+        // A game under way (or over): tell its last events again, as history.
+        table.lastSeq = Math.max(0, frame.seq - HISTORY);
+        table.history = frame.seq;
+        send({ type: "resync", since: table.lastSeq });
+      }
+    }
+    showSeats();
+    if (first && table.seat !== null) root.scrollIntoView({ block: "start" });
+  },
+  seats(frame) {
+    table.seats = frame.seats;
+    table.started = frame.started;
+    showSeats();
+    draw();
+  },
+  event(frame) {
+    if (frame.seq <= table.lastSeq) return;
+    if (frame.seq > table.lastSeq + 1) {
+      send({ type: "resync", since: table.lastSeq });
+      return;
+    }
+    table.lastSeq = frame.seq;
+    table.previous = table.view;
+    table.view = frame.view;
+    const old = table.history && frame.seq <= table.history;
+    tell(frame, { announce: !old });
+    if (!old) sound(frame.code);
+    draw();
+    if (frame.code === "game_over") finish(frame.text);
+    refusedLine.textContent = "";
+  },
+  error(frame) {
+    const text = frame.message || gettext("That move is not allowed now.");
+    refusedLine.textContent = text;
+    announcer.textContent = text;
+  },
+  ping(frame) {
+    send({ type: "pong", t: frame.t });
+  },
+  pong() {},
+};
+
+// ---- Drawing ----------------------------------------------------------------
+
+const isolate = (text) => `\u2068${text}\u2069`; // a name keeps its own direction
+
+function labelOf(seat) {
+  const s = table.seats[seat];
+  return s ? s.label : "";
+}
+
+function pictureData() {
+  const v = table.view;
+  const before = table.previous;
+  const card = (code) => (code ? config.cards[code] : null);
+  const changed = (list, i) => before !== null && before[list][i] !== v[list][i];
+  return {
+    players: v.face_down_counts.map((down, i) => ({
+      seat: i,
+      name: labelOf(i),
+      face_down: down,
+      face_up: v.face_up_counts[i],
+      top: card(v.face_up_tops[i]),
+      out: v.out[i],
+      to_play: i === v.to_play && !v.over && table.started,
+      learner: i === table.seat,
+      changed: changed("face_down_counts", i) || changed("face_up_tops", i),
+    })),
+    pot: {
+      count: v.pot_count,
+      top: card(v.pot_top),
+      stuck_forever: v.pot_stuck_forever,
+      changed: before !== null && (before.pot_count !== v.pot_count || before.pot_top !== v.pot_top),
+    },
+    over: v.over,
+  };
+}
+
+function draw() {
+  if (!table.view) return;
+  drawTable(picture, pictureData());
+  root.classList.toggle("race-open", table.view.race_open);
+  root.classList.toggle("my-turn", isMyTurn());
+  updateButtons();
+}
+
+function isMyTurn() {
+  const v = table.view;
+  return v !== null && table.seat !== null && table.started && !v.over && v.to_play === table.seat;
+}
+
+function updateButtons() {
+  const v = table.view;
+  const playing = connected() && v && table.seat !== null && table.started && !v.over;
+  const hasCards = playing && !v.out[table.seat];
+  moves.turn.disabled = !(hasCards && isMyTurn() && !v.race_open && !table.pace.beat_ms);
+  moves.turn.hidden = Boolean(table.pace.beat_ms);
+  moves.snap.disabled = !hasCards;
+  moves.snap_pot.disabled = !hasCards;
+}
+
+function showStatus(text) {
+  statusLine.textContent = text;
+}
+
+function showSeats() {
+  const taken = table.seats.filter((s) => s.taken).length;
+  const total = table.seats.length;
+  const free = total - taken;
+  joinForm.hidden = !(table.seat === null && free > 0 && !(table.view && table.view.over));
+  let text;
+  if (table.view && table.view.over) text = gettext("The game is over.");
+  else if (!table.started) {
+    text = interpolate(
+      ngettext(
+        "Waiting for players: %(taken)s of %(total)s seats taken. Share the code or the link.",
+        "Waiting for players: %(taken)s of %(total)s seats taken. Share the code or the link.",
+        taken,
+      ),
+      { taken, total },
+      true,
+    );
+  } else if (table.seat === null) text = gettext("You are watching this game.");
+  else text = interpolate(gettext("You play as %(name)s."), { name: isolate(labelOf(table.seat)) }, true);
+  const away = table.seats.filter((s) => s.away).map((s) => s.label);
+  if (away.length) {
+    text += " " + interpolate(
+      ngettext(
+        "A computer player is playing for %(names)s until they are back.",
+        "A computer player is playing for each of these players until they are back: %(names)s.",
+        away.length,
+      ),
+      { names: away.map(isolate).join(", ") },
+      true,
+    );
+  }
+  showStatus(text);
+}
+
+// ---- Telling what happened ----------------------------------------------------
+
+function ruleLinks(ids) {
+  const links = ids.map((id) => config.rules[id]).filter(Boolean);
+  if (!links.length) return null;
+  const p = document.createElement("span");
+  p.className = "told-rules";
+  p.append(" ");
+  links.forEach((link, i) => {
+    if (i) p.append(", ");
+    const a = document.createElement("a");
+    a.href = link.url;
+    a.target = "_blank";
+    const id = document.createElement("bdi");
+    id.textContent = link.id;
+    a.append(link.section ? `${link.section} (` : "", id, link.section ? ")" : "");
+    p.append(a);
+  });
+  return p;
+}
+
+function tell(frame, { announce }) {
+  if (!frame.text) return;
+  const item = document.createElement("li");
+  item.className = `told-${frame.code}`;
+  item.append(frame.text);
+  const rules = ruleLinks(frame.rules || []);
+  if (rules) item.append(rules);
+  log.prepend(item);
+  while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
+  if (announce && ANNOUNCED.has(frame.code)) announcer.textContent = frame.text;
+}
+
+function finish(text) {
+  finished.hidden = false;
+  finishedText.textContent = text;
+  root.classList.add("over");
+  showSeats();
+}
+
+// ---- Sound (optional, off until asked for) ----------------------------------
+
+const SOUND_KEY = "snap-sound";
+let audio = null;
+
+function soundOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function sound(code) {
+  if (!soundOn() || !(code in SOUNDS)) return;
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = SOUNDS[code];
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.15);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.16);
+  } catch {
+    /* no audio here: sounds are optional */
+  }
+}
+
+function showSound() {
+  soundButton.setAttribute("aria-pressed", String(soundOn()));
+}
+
+soundButton.addEventListener("click", () => {
+  try {
+    localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+  } catch {
+    /* private mode: stays off */
+  }
+  showSound();
+});
+showSound();
+
+// ---- Moves: buttons, keys, touch ------------------------------------------------
+
+function move(kind) {
+  const button = moves[kind];
+  if (!button || button.disabled || button.hidden) return;
+  const message = { type: kind };
+  if (kind !== "turn") message.seen = table.lastSeq;
+  send(message);
+}
+
+// A call is sent when the finger or the mouse goes down, not when it comes up: in
+// a race, the click's delay would cost the child the piles.
+let pressedAt = 0;
+for (const [kind, button] of Object.entries(moves)) {
+  button.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    pressedAt = performance.now();
+    move(kind);
+  });
+  button.addEventListener("click", () => {
+    if (performance.now() - pressedAt < 1000) return; // already sent on pointerdown
+    move(kind); // the keyboard (Enter or Space on the button)
+  });
+}
+
+const KEYS = { t: "turn", s: "snap", o: "snap_pot" };
+const projector = connectProjector(root);
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (e.target.closest("input, textarea, select")) return;
+  const key = e.key.toLowerCase();
+  if (key in KEYS) {
+    e.preventDefault();
+    move(KEYS[key]);
+  } else if (key === "p") {
+    e.preventDefault();
+    projector.toggle();
+  } else if (key === "escape") projector.leave();
+});
+
+joinForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const name = joinForm.elements.name.value.trim();
+  if (!name) {
+    refusedLine.textContent = gettext("Type your name first.");
+    return;
+  }
+  send({ type: "join", name });
+});
+
+root.querySelector('[data-action="copy"]').addEventListener("click", async () => {
+  const input = document.getElementById("share-url");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    announcer.textContent = gettext("The link is copied.");
+  } catch {
+    input.select(); // no clipboard here: the link is selected for copying by hand
+  }
+});
+
+connect();
