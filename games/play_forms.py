@@ -63,8 +63,21 @@ class PracticeSettings:
     levels: list[BotLevel]
 
 
-class PracticeForm(forms.Form):
+class LobbyForm(forms.Form):
+    """A form of the lobby: its ids start with ``id_prefix``, as three forms share
+    the page (and two of them have a name field)."""
+
+    id_prefix = ""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
+        super().__init__(*args, **kwargs)
+
+
+class PracticeForm(LobbyForm):
     """You and 1 to 3 computer players, a level each; play starts at once."""
+
+    id_prefix = "practice"
 
     name = NameField(required=False)  # "Play it for real" after a walkthrough asks none
     computers = forms.TypedChoiceField(
@@ -105,8 +118,10 @@ class TableSettings:
     beat_ms: int | None
 
 
-class OpenTableForm(forms.Form):
+class OpenTableForm(LobbyForm):
     """A table for friends or a class: 2 to 12 seats, computer players in the last seats."""
+
+    id_prefix = "open"
 
     name = NameField()
     seats = forms.TypedChoiceField(
@@ -176,5 +191,6 @@ class OpenTableForm(forms.Form):
         )
 
 
-class JoinByCodeForm(forms.Form):
+class JoinByCodeForm(LobbyForm):
+    id_prefix = "join"
     code = forms.CharField(label=_("Table code"), max_length=12)

@@ -1,0 +1,132 @@
+"""Live tables in a real browser, against daphne: people in two languages and a
+computer player play to the end by keyboard; a practice game by touch on a tablet;
+the table at the sizes a class uses."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CARD = re.compile(r'"((?:10|[2-9AJQK])[SHDC])"')
+HEBREW = re.compile(r"[\u0590-\u05ff]")
+TAMIL = re.compile(r"[\u0b80-\u0bff]")
+
+
+def open_table(page, url, lang, name, **fields):
+    """Open a table from the lobby's form; return its code."""
+    page.goto(f"{url}/{lang}/play/")
+    form = page.locator("form.open-form")
+    form.locator("#open_name").fill(name)
+    for field, value in fields.items():
+        target = form.locator(f"#open_{field}")
+        if target.evaluate("e => e.tagName") == "SELECT":
+            target.select_option(str(value))
+        else:
+            target.fill(str(value))
+    form.locator("button[type=submit]").press("Enter")
+    page.wait_for_url(re.compile(r"/play/[A-Z0-9]{6}/$"))
+    return page.locator("#share-code").inner_text().strip()
+
+
+def record_frames(page) -> list[str]:
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(data)))
+    return frames
+
+
+def face_up_ranks(page) -> list[str]:
+    return page.locator(".seat .card.face .rank").all_inner_texts()
+
+
+def play_a_little(page) -> None:
+    """What a child does: turn when it is their turn, call when two ranks match."""
+    ranks = face_up_ranks(page)
+    if len(ranks) != len(set(ranks)) and page.locator("[data-move=snap]").is_enabled():
+        page.keyboard.press("s")
+    elif page.locator("[data-move=turn]").is_enabled():
+        page.keyboard.press("t")
+
+
+def assert_no_face_down_card_was_sent(frames: list[str]) -> None:
+    """Each card a frame names had been turned face up by then (in that frame or before)."""
+    shown: set[str] = set()
+    for frame in frames:
+        if '"card_turned"' in frame:
+            shown |= set(re.findall(r'"card": "([^"]+)"', frame))
+        named = set(CARD.findall(frame))
+        assert named <= shown, (named - shown, frame[:300])
+
+
+def test_a_hebrew_and_a_tamil_player_and_a_computer_play_to_the_end_by_keyboard(
+    chromium, site_url, screenshot
+):
+    he = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="he")
+    ta = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="ta")
+    noa, kavin = he.new_page(), ta.new_page()
+    noa_frames, kavin_frames = record_frames(noa), record_frames(kavin)
+    code = open_table(
+        noa, site_url, "he", "נועה", seats=3, computers=1, level="quick", turn_limit=14,
+        turn_timer=0,
+    )  # fmt: skip
+    assert "<" not in code and len(code) == 6
+    # Kavin types the code, in lower case, on the Tamil lobby, and sits down.
+    kavin.goto(f"{site_url}/ta/play/")
+    kavin.locator("#join_code").fill(code.lower())
+    kavin.locator("#join_code").press("Enter")
+    kavin.wait_for_url(f"**/ta/play/{code}/")
+    kavin.locator("#join-name").fill("கவின்")
+    kavin.locator("#join-name").press("Enter")
+    kavin.locator(".seat.learner").wait_for()
+    screenshot(noa, "live-he-playing-start")
+    deadline = time.monotonic() + 90
+    while not (noa.locator("#finished").is_visible() and kavin.locator("#finished").is_visible()):
+        assert time.monotonic() < deadline, "the game did not end"
+        play_a_little(noa)
+        play_a_little(kavin)
+        noa.wait_for_timeout(150)
+    screenshot(noa, "live-he-game-over")
+    screenshot(kavin, "live-ta-game-over")
+    # Each page told the game in its own language, names and all.
+    assert HEBREW.search(noa.locator("#finished-text").inner_text())
+    assert TAMIL.search(kavin.locator("#finished-text").inner_text())
+    assert TAMIL.search(kavin.locator("#told-log li").first.inner_text())
+    # Each sees the other's name as typed, in its own script.
+    assert {"נועה", "கவின்"} <= set(noa.locator(".seat .name").all_inner_texts())
+    assert {"נועה", "கவின்"} <= set(kavin.locator(".seat .name").all_inner_texts())
+    # Nobody was ever sent a face-down card.
+    assert noa_frames and kavin_frames
+    assert_no_face_down_card_was_sent(noa_frames)
+    assert_no_face_down_card_was_sent(kavin_frames)
+    he.close()
+    ta.close()
+
+
+def test_a_practice_game_on_a_tablet_is_played_by_touch(chromium, site_url, screenshot):
+    context = chromium.new_context(
+        viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(f"{site_url}/en/play/")
+    page.locator("#practice_name").fill("Ana")
+    page.locator("section[aria-labelledby=practice-title] button[type=submit]").tap()
+    page.wait_for_url(re.compile(r"/en/play/[A-Z0-9]{6}/$"))
+    turn = page.locator("[data-move=turn]")
+    mine = 0
+    deadline = time.monotonic() + 60
+    while mine < 4:
+        assert time.monotonic() < deadline, "could not take four turns by touch"
+        if turn.is_enabled():
+            turn.tap()
+            mine += 1
+            page.wait_for_function(
+                "() => document.querySelector('[data-move=turn]').disabled", timeout=5000
+            )
+        page.wait_for_timeout(100)
+    told = page.locator("#told-log").inner_text()
+    assert len(re.findall(r"Ana\u2069? turns over the", told)) >= 1
+    screenshot(page, "live-en-tablet-practice")
+    context.close()
