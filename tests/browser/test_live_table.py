@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from tests.browser.screens import FITTED, SETTLE, screen_shot, settled_problems
+
 pytestmark = pytest.mark.browser
 
 CARD = re.compile(r'"((?:10|[2-9AJQK])[SHDC])"')
@@ -129,4 +131,35 @@ def test_a_practice_game_on_a_tablet_is_played_by_touch(chromium, site_url, scre
     told = page.locator("#told-log").inner_text()
     assert len(re.findall(r"Ana\u2069? turns over the", told)) >= 1
     screenshot(page, "live-en-tablet-practice")
+    context.close()
+
+
+SIZES = {"projector": (1280, 720), "tablet": (768, 1024), "phone": (360, 640)}
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_a_live_table_fits_every_classroom_screen(chromium, site_url, lang):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}/{lang}/play/")
+    page.locator("#practice_name").fill({"en": "Ana", "he": "נועה", "ta": "கவின்"}[lang])
+    page.locator("#practice_computers").select_option("3")
+    page.locator("section[aria-labelledby=practice-title] button[type=submit]").press("Enter")
+    page.wait_for_url(re.compile(r"/play/[A-Z0-9]{6}/$"))
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(FITTED, timeout=5000)
+        # wait for the learner's turn, then look at the screen as the class sees it
+        page.locator("[data-move=turn]:not([disabled])").wait_for(timeout=15000)
+        page.locator("#live-table").scroll_into_view_if_needed()
+        page.evaluate("document.getElementById('live-table').scrollIntoView()")
+        page.evaluate(SETTLE)
+        problems = settled_problems(page, "turn", button='[data-move="{}"]', words="told")
+        assert problems == [], (size, problems)
+        assert settled_problems(page, "snap", button='[data-move="{}"]', words="told") == []
+        screen_shot(page, f"live-{lang}-{size}")
+        page.keyboard.press("t")
+    assert errors == []
     context.close()

@@ -20,6 +20,7 @@ from django.utils import translation
 from games.engine import TurnCard, apply, new_game
 from games.walkthroughs import table_data
 from tests.browser.conftest import SCREENSHOTS
+from tests.browser.screens import FITTED, SETTLE, on_screen_problems, screen_shot, settled_problems
 from tests.conftest import LANGUAGE_CODES
 
 pytestmark = pytest.mark.browser
@@ -31,67 +32,6 @@ VIEWPORTS = {
     "phone-360x640": (360, 640),
 }
 PRESS_KEYS = {"turn": "t", "snap": "s", "snap_pot": "o"}
-
-# Everything the step needs is on screen, nothing covers the button, the table
-# picture holds its seats without overlaps, and nothing scrolls sideways.
-ON_SCREEN = """(expected) => {
-  const problems = [];
-  const vw = document.documentElement.clientWidth, vh = innerHeight;
-  const inside = (el, name) => {
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height) problems.push(`${name} is not shown`);
-    else if (r.top < -0.5 || r.left < -0.5 || r.bottom > vh + 0.5 || r.right > vw + 0.5)
-      problems.push(`${name} is off the screen (${r.top | 0}..${r.bottom | 0} of ${vh})`);
-    return r;
-  };
-  const button = document.querySelector(`[data-press="${expected}"]`);
-  const b = inside(button, `the ${expected} button`);
-  const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
-  if (!hit || !button.contains(hit)) problems.push(`the ${expected} button is covered`);
-  if (b.width < 44 || b.height < 44) problems.push(`the ${expected} button is under 44px`);
-  if (button.disabled) problems.push(`the ${expected} button is disabled`);
-  const t = inside(document.getElementById("table-picture"), "the table");
-  inside(document.getElementById("narration"), "the narration");
-  const parts = [...document.querySelectorAll("#table-picture .seat, #table-picture .pot")];
-  const rects = parts.map((e) => e.getBoundingClientRect());
-  rects.forEach((r, i) => {
-    const out = r.top < t.top - 0.5 || r.bottom > t.bottom + 0.5;
-    if (out || r.left < t.left - 0.5 || r.right > t.right + 0.5)
-      problems.push(`${parts[i].className} sticks out of the table`);
-    rects.slice(i + 1).forEach((q, j) => {
-      if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom)
-        problems.push(`${parts[i].className} overlaps ${parts[i + 1 + j].className}`);
-    });
-  });
-  if (document.documentElement.scrollWidth > document.documentElement.clientWidth)
-    problems.push("the page scrolls sideways");
-  return problems;
-}"""
-
-#: The table picture has been fitted to the size its box has now (after a resize).
-FITTED = """() => {
-  const box = document.getElementById("table-picture");
-  return box.dataset.fitted === `${Math.round(box.clientWidth)}x${Math.round(box.clientHeight)}`;
-}"""
-SETTLE = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
-
-
-def settled_problems(page, expected: str) -> list[str]:
-    """What is wrong on screen once the layout has settled: a relayout still under
-    way (the browser's resize and font events) gets up to a second to finish."""
-    problems = page.evaluate(ON_SCREEN, expected)
-    for _ in range(5):
-        if not problems:
-            break
-        page.wait_for_timeout(200)
-        problems = page.evaluate(ON_SCREEN, expected)
-    return problems
-
-
-def screen_shot(page, name: str) -> None:
-    """What is on the screen (not the whole page): what a class sees."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def slugs(page, site_url) -> list[str]:
@@ -245,7 +185,7 @@ def test_projector_mode_fills_the_screen_with_large_cards(site_url, chromium, la
     # A four-player table on a 720-pixel projector: ranks, names and counts
     # stay large enough to read across a classroom.
     assert sizes["rank"] >= 40 and sizes["name"] >= 20 and sizes["count"] >= 18, sizes
-    assert page.evaluate(ON_SCREEN, "snap") == []
+    assert on_screen_problems(page, "snap") == []
     screen_shot(page, f"projector-{lang}-three-piles")
     page.keyboard.press("Escape")
     page.wait_for_selector(".player:not(.projector)")
@@ -261,7 +201,7 @@ def test_phone_and_tablet_show_the_press_moment_on_one_screen(site_url, chromium
         )
         page = context.new_page()
         open_player(page, f"{site_url}/{lang}/learn/three-piles/?step=2")
-        assert page.evaluate(ON_SCREEN, "snap") == []
+        assert on_screen_problems(page, "snap") == []
         assert not page.is_visible(".key-hint")  # no keyboard talk on a touch screen
         screen_shot(page, f"{name}-{lang}-three-piles")
         context.close()
