@@ -27,6 +27,8 @@ PACE_CHOICES = [
     ("beat_slow", _("The table turns the cards: slow beat (young children)")),
     ("beat", _("The table turns the cards: steady beat")),
 ]
+#: The most a call's measured delay is made up for, at a table that asks for it.
+LAG_CAP_MS = 150
 #: The turn timer choices (seconds; 0: none).
 TIMER_CHOICES = [
     (0, _("No turn timer")),
@@ -116,6 +118,7 @@ class TableSettings:
     public: bool
     turn_timer_ms: int | None
     beat_ms: int | None
+    lag_cap_ms: int
 
 
 class OpenTableForm(LobbyForm):
@@ -156,6 +159,14 @@ class OpenTableForm(LobbyForm):
         coerce=int,
         initial=10,
     )
+    lag = forms.BooleanField(
+        label=_("Be fair to slow connections: a call counts from when it was sent"),
+        help_text=_(  # LAG_CAP_MS
+            "The server measures each connection's delay and makes up for it, by at most "
+            "150 milliseconds."
+        ),
+        required=False,
+    )
     public = forms.BooleanField(
         label=_("List this table in the lobby, so anyone can join"), required=False
     )
@@ -188,6 +199,7 @@ class OpenTableForm(LobbyForm):
             public=data["public"],
             turn_timer_ms=(data["turn_timer"] * 1000 or None) if beat_ms is None else None,
             beat_ms=beat_ms,
+            lag_cap_ms=LAG_CAP_MS if data["lag"] else 0,
         )
 
 

@@ -79,6 +79,7 @@ def play_open(request):
         public=s.public,
         turn_timer_ms=s.turn_timer_ms,
         beat_ms=s.beat_ms,
+        lag_cap_ms=s.lag_cap_ms,
     )
     return redirect("play_table", code=code)
 

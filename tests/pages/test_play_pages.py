@@ -69,8 +69,11 @@ def test_a_bad_practice_form_says_why_and_creates_nothing(client, content):
 
 
 def test_opening_a_table_stores_its_options_pace_and_computer_players(client, content):
-    code = code_in(client.post("/en/play/new/", {**OPEN, "index_card": "on", "public": "on"}))
+    code = code_in(
+        client.post("/en/play/new/", {**OPEN, "index_card": "on", "public": "on", "lag": "on"})
+    )
     table = Table.objects.get(code=code)
+    assert table.lag_cap_ms == 150
     assert table.players == 6 and table.public
     assert Options(**table.options) == Options(tie_window_ms=200, index_card=True)
     assert (table.turn_timer_ms, table.beat_ms) == (10_000, None)
@@ -85,7 +88,7 @@ def test_opening_a_table_stores_its_options_pace_and_computer_players(client, co
 def test_a_steady_beat_table_has_no_turn_timer(client, content):
     code = code_in(client.post("/en/play/new/", {**OPEN, "pace": "beat_slow", "turn_limit": "200"}))
     table = Table.objects.get(code=code)
-    assert (table.turn_timer_ms, table.beat_ms) == (None, 3000)
+    assert (table.turn_timer_ms, table.beat_ms, table.lag_cap_ms) == (None, 3000, 0)
     assert table.options["turn_limit"] == 200 and not table.public
     assert f'href="/en/play/{code}/"' not in client.get("/en/play/").content.decode()
 
