@@ -8,7 +8,7 @@ from modeltranslation.admin import TabbedTranslationAdmin
 
 from .content_files import CURRENT, MISSING, STALE, TRANSLATED_LANGUAGES, is_fingerprint
 from .context_processors import NATIVE_NAMES
-from .models import GlossaryEntry, RulesSection, StartStep
+from .models import GlossaryEntry, RulesSection, Seat, StartStep, Table, TableAction, TableEvent
 
 STATE_NAMES = {STALE: _("stale"), MISSING: _("missing")}
 
@@ -132,3 +132,65 @@ class StartStepAdmin(TranslatedUnitAdmin):
     list_display = ("order", "slug", "title", "translations_to_check")
     list_display_links = ("slug", "title")
     ordering = ("order",)
+
+
+# -- Live tables: looked at, never edited (the service is the tables' only writer) -------
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """View and delete only: a table's rows are written by its owner alone, and an edit
+    here would make the stored record disagree with the game that was played."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    # not the session key: it would let whoever reads it play as that person
+    fields = ("number", "display_name", "is_bot", "bot_level")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = ("code", "players", "seated", "public", "created")
+    list_filter = ("public",)
+    search_fields = ("code",)
+    exclude = ("deck", "position")  # they show every face-down card
+    inlines = (SeatInline,)
+
+    @admin.display(description=_("seated"))
+    def seated(self, table) -> str:
+        return ", ".join(
+            gettext("computer") if seat.is_bot else (seat.display_name or "–")
+            for seat in table.seats.all()
+        )
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats")
+
+
+@admin.register(TableAction)
+class TableActionAdmin(ReadOnlyAdmin):
+    list_display = ("table", "index", "data")
+    list_select_related = ("table",)
+    search_fields = ("table__code",)
+
+
+@admin.register(TableEvent)
+class TableEventAdmin(ReadOnlyAdmin):
+    list_display = ("table", "seq", "data")
+    list_select_related = ("table",)
+    search_fields = ("table__code",)

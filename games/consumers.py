@@ -19,6 +19,7 @@ from django.utils import translation
 from games import tables
 from games.live_text import seat_labels, told_event, with_labels
 from games.protocol import MOVES, ProtocolError, client_message, view_for_seat
+from games.table_errors import TABLE_ERROR_TEXTS
 from games.tables.codes import normalise_code
 from games.texts import REJECT_TEXTS, reject_text
 
@@ -209,6 +210,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 frame["message"] = reject_text(code)
             elif code in _NOT_A_MOVE:
                 frame["message"] = reject_text("bad_action")
+            elif code in TABLE_ERROR_TEXTS:
+                frame["message"] = str(TABLE_ERROR_TEXTS[code])
         await self.send_json(frame)
 
     # -- from the table's group ----------------------------------------------------------

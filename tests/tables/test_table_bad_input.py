@@ -108,6 +108,44 @@ async def test_a_full_table_refuses_one_more_player():
     assert (await late.error())["code"] == "table_full"
 
 
+async def test_the_tables_own_refusals_are_told_in_sentences():
+    code, ana, ben = await table_of_two()
+    late = await connect(code, await session_new(), hello={"lang": "en"})
+    await late.send(type="join", name="Cleo")
+    full = await late.error()
+    assert full == {
+        "type": "error",
+        "code": "table_full",
+        "message": "This table is full. You can watch, or open a table of your own.",
+    }
+    await late.send(type="snap", seen=0)  # a spectator may not play
+    watching = await late.error()
+    assert watching["code"] == "not_seated"
+    assert watching["message"] == "You are watching this table, so you cannot play at it."
+    await late.send(type="join", name="")
+    assert (await late.error())["message"] == (
+        "Names are 1 to 24 letters long, with no special characters."
+    )
+    await assert_unchanged(code, ana)
+    waiting = await player(await create(players=2, options=Options()), "Dan")
+    await waiting.send(type="turn")  # nobody on the other seat yet
+    early = await waiting.error()
+    assert early["code"] == "not_started"
+    assert early["message"] == "The game starts when every seat has a player."
+
+
+async def test_every_error_code_has_a_sentence():
+    from games.consumers import _NOT_A_MOVE
+    from games.protocol import ERROR_CODES
+    from games.table_errors import TABLE_ERROR_TEXTS
+    from games.texts import REJECT_TEXTS
+
+    told = set(REJECT_TEXTS) | _NOT_A_MOVE | set(TABLE_ERROR_TEXTS)
+    assert set(ERROR_CODES) <= told, set(ERROR_CODES) - told
+    assert not set(TABLE_ERROR_TEXTS) & (set(REJECT_TEXTS) | _NOT_A_MOVE)  # one sentence each
+    assert all(str(text).endswith(".") for text in TABLE_ERROR_TEXTS.values())
+
+
 async def test_flooding_is_answered_with_rate_limited_and_the_game_goes_on():
     code, ana, ben = await table_of_two()
     for t in range(60):
