@@ -92,7 +92,6 @@ const handlers = {
     if (first || frame.seq < table.lastSeq) {
       table.view = frame.view;
       table.lastSeq = frame.seq;
-      draw();
       if (first && frame.seq > 0) {
         // A game under way (or over): tell its last events again, as history.
         table.lastSeq = Math.max(0, frame.seq - HISTORY);
@@ -101,6 +100,7 @@ const handlers = {
       }
     }
     showSeats();
+    draw(); // the seat may be new (just sat down, or back after a reconnection)
     if (first && table.seat !== null) root.scrollIntoView({ block: "start" });
   },
   seats(frame) {
