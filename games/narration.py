@@ -296,6 +296,10 @@ NOTES: dict[str, Callable[[int], str]] = {
         "Right, %(player)s: it is your turn. Your face-down pile is empty, so you turn your "
         "face-up pile over and then turn over its top card: the %(card)s."
     ),
+    "right.turn_limit": lambda n: gettext(
+        "It is your turn, %(player)s, but the turn limit has been reached: no more cards "
+        "are turned, and the game ends here."
+    ),
     "match.yours": lambda n: gettext("Look: your new card makes a match, so anyone may call now!"),
     "match.still_showing": lambda n: gettext(
         "The match is still showing, so anyone may still call it."

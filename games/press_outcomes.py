@@ -24,8 +24,10 @@ from dataclasses import dataclass
 
 from games.engine import SNAP, SNAP_POT, Card, GameState
 from games.engine.events import (
+    CallJoined,
     CardTurned,
     Event,
+    GameOver,
     PilesWon,
     PileTurnedOver,
     RaceCancelled,
@@ -111,10 +113,18 @@ def classify(
     for event in events:
         if isinstance(event, TooLate) and event.seat == seat:
             return PressOutcome(TOO_LATE, ("R9",), (Sentence("too_late", player=seat), *example))
-        if isinstance(event, RaceOpened) and event.seat == seat:
+        if isinstance(event, (RaceOpened, CallJoined)) and event.seat == seat:
+            # a call that opened the race, or joined one still open (a lesson from a
+            # recorded game can press while another player's call is being timed)
             return _right_call(seat, event, events, example)
         if isinstance(event, CardTurned) and event.seat == seat:
             return _right_turn(before, seat, event, events, after, example)
+    for event in events:
+        if isinstance(event, GameOver) and event.reason == "turn_limit":
+            # the player to play turned after the N-th card, whose match nobody called:
+            # the game ends instead (R19 D; met in lessons from recorded games)
+            said = Sentence("right.turn_limit", player=seat)
+            return PressOutcome(RIGHT, ("R19",), (said, *example))
     raise ValueError(f"cannot tell what seat {seat}'s press did: {list(events)}")
 
 
@@ -173,7 +183,10 @@ def penalty_clause(before: GameState, wrong: WrongCall) -> str:
 
 
 def _right_call(
-    seat: int, opened: RaceOpened, events: Sequence[Event], example: tuple[Sentence, ...]
+    seat: int,
+    opened: RaceOpened | CallJoined,
+    events: Sequence[Event],
+    example: tuple[Sentence, ...],
 ) -> PressOutcome:
     pot_word = opened.kind == SNAP_POT
     for event in events:
