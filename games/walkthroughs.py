@@ -20,7 +20,7 @@ from games.content_files import load_shape
 from games.engine import Card, GameState
 from games.engine.events import CardTurned
 from games.press_outcomes import REFUSED
-from games.scenarios import PlayedScenario, Scenario, load_all, play_scenario
+from games.scenarios import Branch, PlayedScenario, Scenario, load_all, play_scenario
 from games.texts import card_name, event_text, fill
 
 CAST_FILE = Path(__file__).resolve().parent / "scenarios" / "cast.toml"
@@ -152,6 +152,23 @@ def clause_links(clauses) -> list[dict]:
     ]
 
 
+def answers(branches: dict[str, Branch], names: list[str], learner: int, state: GameState):
+    """The page's data for the engine's answer to each press in ``state`` (see
+    :func:`frames`): the walkthroughs' and the game lessons' (``games.replay_frames``)."""
+    result = {}
+    for press, branch in branches.items():
+        verdict = branch.outcome
+        refused = verdict.outcome == REFUSED
+        result[press] = {
+            "outcome": verdict.outcome,
+            "note": narration.note_text(verdict.sentences, names),
+            "events": [event_text(e, names) for e in branch.events if e.code != "rejected"],
+            "clauses": clause_links(verdict.clauses),
+            "table": None if refused else table_data(branch.state, names, learner, state),
+        }
+    return result
+
+
 def frames(slug: str, names: list[str] | None = None) -> list[dict]:
     """Every step of one walkthrough, with the engine's answer to each button.
 
@@ -167,17 +184,7 @@ def frames(slug: str, names: list[str] | None = None) -> list[dict]:
     result = []
     before = played.start
     for i, step in enumerate(played.steps):
-        branches = {}
-        for press, branch in step.branches.items():
-            verdict = branch.outcome
-            refused = verdict.outcome == REFUSED
-            branches[press] = {
-                "outcome": verdict.outcome,
-                "note": narration.note_text(verdict.sentences, names),
-                "events": [event_text(e, names) for e in branch.events if e.code != "rejected"],
-                "clauses": clause_links(verdict.clauses),
-                "table": None if refused else table_data(branch.state, names, learner, step.state),
-            }
+        branches = answers(step.branches, names, learner, step.state)
         next_press = played.steps[i + 1].step.learner if i + 1 < len(played.steps) else None
         result.append(
             {

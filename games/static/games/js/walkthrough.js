@@ -1,5 +1,6 @@
 // The walkthrough player. Every frame and every answer to a press was played
 // by the engine on the server; this script only shows them.
+import { readFrames } from "./frames.js";
 import { drawTable } from "./table.js";
 import { connectKeys } from "./walkthrough-keys.js";
 import { connectProjector } from "./projector.js";
@@ -9,7 +10,7 @@ const STORAGE_PREFIX = "snap-walkthrough-done:";
 const REPEAT_MS = 400; // a second tap this soon after a step change is ignored
 
 const player = document.querySelector(".player");
-const frames = JSON.parse(document.getElementById("walkthrough-frames").textContent);
+const frames = readFrames(document.getElementById("walkthrough-frames"));
 const slug = player.dataset.slug;
 const picture = document.getElementById("table-picture");
 const narration = document.getElementById("narration");
@@ -35,6 +36,7 @@ let refusal = null; // a press the engine refused: the table stays as it was
 let changedAt = -Infinity; // no step change yet: the first tap after loading counts
 
 function markDone() {
+  if (!slug) return; // a replay or a game lesson: nothing to tick off on the Learn page
   try {
     localStorage.setItem(STORAGE_PREFIX + slug, "1");
   } catch (e) {
@@ -125,7 +127,7 @@ function stepAnnouncement(frame) {
     frame.caption,
   ];
   if (frame.expects && !saysWhatToPress(frame)) parts.push(prompt(frame));
-  if (index === frames.length - 1) parts.push(gettext("Well done! You have finished this walkthrough."));
+  if (index === frames.length - 1) parts.push(finished.querySelector(".finished-text").textContent.trim());
   return parts.join(" ");
 }
 
@@ -252,7 +254,7 @@ function backToExample() {
 function press(kind) {
   const frame = frames[index];
   const button = moveButton(kind);
-  if (branch || frame.table.over || button.disabled) return;
+  if (!button || branch || frame.table.over || button.disabled) return; // a replay has no moves
   if (frame.expects === kind) {
     go(index + 1);
     const now = frames[index];

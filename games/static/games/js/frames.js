@@ -1,0 +1,60 @@
+// The player's frames, read from the page. A walkthrough sends them as they are
+// (games/walkthroughs.py `frames`); a replay or game lesson, hundreds of steps
+// long, sends them compact (games/replay_frames.py `compact`): each card, rule
+// link and sentence once, the tables as small arrays. Both open out here into
+// the same shape, so the player and the table picture never see the difference.
+
+const OUT = 1;
+const TO_PLAY = 2;
+const CHANGED = 4;
+const STUCK = 1;
+const POT_CHANGED = 2;
+
+/** The frames in the JSON `script` element. */
+export function readFrames(script) {
+  const data = JSON.parse(script.textContent);
+  return Array.isArray(data) ? data : expand(data);
+}
+
+export function expand(data) {
+  const card = (code) => (code ? data.cards[code] : null);
+  const text = (index) => data.texts[index];
+  const links = (ids) => (ids || []).map((id) => data.rules[id]);
+  const table = (t) =>
+    t && {
+      players: t.p.map(([faceDown, faceUp, top, flags], seat) => ({
+        seat,
+        name: data.names[seat],
+        face_down: faceDown,
+        face_up: faceUp,
+        top: card(top),
+        out: Boolean(flags & OUT),
+        to_play: Boolean(flags & TO_PLAY),
+        learner: seat === data.learner,
+        changed: Boolean(flags & CHANGED),
+      })),
+      pot: {
+        count: t.pot[0],
+        top: card(t.pot[1]),
+        stuck_forever: Boolean(t.pot[2] & STUCK),
+        changed: Boolean(t.pot[2] & POT_CHANGED),
+      },
+      over: Boolean(t.o),
+    };
+  const answer = (b) => ({
+    outcome: b.o,
+    note: text(b.n),
+    events: (b.e || []).map(text),
+    clauses: links(b.r),
+    table: table(b.t),
+  });
+  return data.frames.map((f, i) => ({
+    number: i + 1,
+    caption: text(f.c),
+    events: [],
+    clauses: links(f.r),
+    expects: f.x || null,
+    table: table(f.t),
+    branches: Object.fromEntries(Object.entries(f.b || {}).map(([press, b]) => [press, answer(b)])),
+  }));
+}
