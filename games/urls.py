@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import play_views, views
+from . import play_views, replay_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("play/practice/", play_views.play_practice, name="play_practice"),
     path("play/new/", play_views.play_open, name="play_open"),
     path("play/<str:code>/", play_views.play_table, name="play_table"),
+    path("replay/<str:code>/", replay_views.replay, name="replay"),
+    path("replay/<str:code>/lesson/", replay_views.replay_lesson, name="replay_lesson"),
     path("teach/", views.teach, name="teach"),
     path("learn/", views.learn, name="learn"),
     path("learn/<slug:slug>/", views.walkthrough, name="walkthrough"),

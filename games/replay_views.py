@@ -1,0 +1,171 @@
+"""The replay of a finished live table, and the same game as a lesson from one seat.
+
+``/<lang>/replay/<code>/`` steps through the game with the walkthrough player, each step
+one action of the table's record told in the page's language;
+``/<lang>/replay/<code>/lesson/?seat=N`` opens it as a walkthrough from seat N (the
+winner's by default), every press answered by the engine. A long game's steps in words
+come a page at a time (``?from=N``); the player gets every step, in compact form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import replay_frames, tables
+from games.engine import GameState, Record, final_state
+from games.live_text import seat_labels
+from games.models import Seat
+from games.tables.codes import normalise_code
+
+from .views import with_section_titles
+
+#: Steps in words per page: a page of a long game stays small, and prints on a few sheets.
+STEPS_PER_PAGE = 40
+
+
+@dataclass(frozen=True)
+class Game:
+    code: str
+    record: Record
+    end: GameState
+    names: list[str]
+
+    @property
+    def winner(self) -> int:
+        """The seat a lesson is seen from unless another is chosen: the winner (the
+        first of a shared win; seat 0 in a draw)."""
+        if self.end.winner is not None:
+            return self.end.winner
+        return self.end.winners[0] if self.end.winners else 0
+
+
+class Missing(Exception):
+    """No page to show: the reason, said on a 404 page in the page's language."""
+
+
+def missing(request, exc: Missing):
+    return render(request, "games/replay_missing.html", {"message": str(exc)}, status=404)
+
+
+def load_game(code: str) -> Game:
+    code = normalise_code(code)
+    record = tables.table_record(code=code)
+    if record is None:
+        raise Missing(_("There is no table with that code. Check the letters."))
+    seats = [
+        {"bot": s.is_bot, "taken": s.is_bot or bool(s.session_key), "name": s.display_name}
+        for s in Seat.objects.filter(table__code=code).order_by("number")
+    ]
+    return Game(code, record, final_state(record), seat_labels(seats))
+
+
+def table_url(code: str) -> str:
+    try:
+        return reverse("play_table", args=[code])
+    except NoReverseMatch:  # the live table pages are not installed
+        return ""
+
+
+def not_over(request, game: Game):
+    context = {"code": game.code, "table_url": table_url(game.code)}
+    return render(request, "games/replay_unfinished.html", context)
+
+
+def step_pages(request, frames: list[dict]) -> tuple[list[dict], dict | None]:
+    """The page of steps in words to show (``?from=N``, else the page of ``?step=N``)
+    and the links to the pages around it (None when one page holds them all)."""
+    total = len(frames)
+    wanted = request.GET.get("from") or request.GET.get("step") or "1"
+    try:
+        number = min(max(int(wanted), 1), total)
+    except ValueError:
+        number = 1
+    first = (number - 1) // STEPS_PER_PAGE * STEPS_PER_PAGE
+    shown = frames[first : first + STEPS_PER_PAGE]
+    if total <= STEPS_PER_PAGE:
+        return shown, None
+    last = first + len(shown)
+
+    def link(start: int) -> str:
+        query = request.GET.copy()
+        query.pop("step", None)
+        query["from"] = str(start + 1)
+        return f"{request.path}?{query.urlencode()}"
+
+    pages = {
+        "first": first + 1,
+        "last": last,
+        "total": total,
+        "earlier": link(first - STEPS_PER_PAGE) if first else "",
+        "later": link(last) if last < total else "",
+    }
+    return shown, pages
+
+
+def page_context(request, game: Game, learner: int | None) -> dict:
+    frames = with_section_titles(replay_frames.frames(game.record, game.names, learner))
+    shown, pages = step_pages(request, frames)
+    payload = replay_frames.compact(frames, game.names, learner)
+    seats = [
+        {"seat": n, "label": name, "winner": n in (game.end.winners or (game.end.winner,))}
+        for n, name in enumerate(game.names)
+    ]
+    steps_summary = ngettext(
+        "The game in words (%(count)d step)", "The game in words (%(count)d steps)", len(frames)
+    ) % {"count": len(frames)}
+    return {
+        "code": game.code,
+        "game": game,
+        "seats": seats,
+        "winner": game.winner,
+        "learner": learner,
+        "learner_name": None if learner is None else game.names[learner],
+        "total": len(frames),
+        "steps": shown,
+        "pages": pages,
+        "steps_summary": steps_summary,
+        "frames_json": replay_frames.script_json(payload),
+    }
+
+
+def chosen_seat(request, game: Game) -> int:
+    """The seat of ``?seat=N``; the winner's when none is given."""
+    raw = request.GET.get("seat", "")
+    if not raw:
+        return game.winner
+    try:
+        seat = int(raw)
+    except ValueError:
+        seat = -1
+    if not 0 <= seat < game.record.players:
+        raise Missing(_("There is no such seat at this table."))
+    return seat
+
+
+def replay(request, code: str):
+    try:
+        game = load_game(code)
+    except Missing as exc:
+        return missing(request, exc)
+    if not game.end.over:
+        return not_over(request, game)
+    return render(request, "games/replay.html", page_context(request, game, None))
+
+
+def replay_lesson(request, code: str):
+    try:
+        game = load_game(code)
+        learner = chosen_seat(request, game)
+    except Missing as exc:
+        return missing(request, exc)
+    if not game.end.over:
+        return not_over(request, game)
+    return render(request, "games/replay_lesson.html", page_context(request, game, learner))
+
+
+__all__ = ["replay", "replay_lesson"]
