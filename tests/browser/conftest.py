@@ -35,15 +35,23 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def site_url(tmp_path_factory):
-    """Migrate and load a fresh SQLite file, then serve it with daphne."""
+def site_env(tmp_path_factory):
+    """The environment the site under test runs in (its own SQLite file): a
+    ``manage.py`` command run with it works on the site's database."""
     workdir = tmp_path_factory.mktemp("site")
-    env = {
+    return {
         **os.environ,
         "DEBUG": "1",
         "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
         "REDIS_URL": "",
     }
+
+
+@pytest.fixture(scope="session")
+def site_url(site_env):
+    """Migrate and load a fresh SQLite file, then serve it with daphne."""
+    env = site_env
+    workdir = Path(env["DATABASE_URL"].removeprefix("sqlite:///")).parent
     manage = [sys.executable, str(ROOT / "manage.py")]
     for command in (["migrate", "--noinput", "-v", "0"], ["load_content"]):
         subprocess.run(manage + command, env=env, cwd=ROOT, check=True, capture_output=True)

@@ -1,0 +1,129 @@
+"""A finished game's replay and its lesson in a real browser, against daphne: stepping by
+keyboard in Hebrew (the arrows follow the reading direction), a lesson's presses answered
+as the page's data says, and screenshots in English, Hebrew and Tamil."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.browser.conftest import ROOT
+from tests.pages.replay_helpers import page_frames
+
+pytestmark = pytest.mark.browser
+
+STORE = (
+    "from tests.pages.replay_helpers import store_game; "
+    "print(store_game(players=3, seed=2, names={0: 'נועה', 1: 'Sam <i>Kim</i>'}))"
+)
+
+
+@pytest.fixture(scope="module")
+def code(site_url, site_env):
+    """A finished game of three stored in the site's database: two people, a computer."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", STORE],
+        env=site_env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+def open_player(page, url: str) -> list[dict]:
+    page.goto(url)
+    page.wait_for_selector(".player:not([hidden]) .seat")
+    return page_frames(page.content())
+
+
+def step_index(page) -> int:
+    return int(page.get_attribute("#progress", "data-index"))
+
+
+def caption(page) -> str:
+    return page.inner_text("#narration .caption")
+
+
+def same_words(shown: str, caption_text: str) -> bool:
+    """The caption as shown (rule links after it, no bidi marks) starts with the words."""
+    return (
+        shown.replace("\u2068", "")
+        .replace("\u2069", "")
+        .startswith(caption_text.replace("\u2068", "").replace("\u2069", ""))
+    )
+
+
+def test_a_replay_steps_by_keyboard_in_hebrew(page, site_url, code, screenshot):
+    frames = open_player(page, f"{site_url}/he/replay/{code}/")
+    assert page.get_attribute("html", "dir") == "rtl"
+    assert step_index(page) == 0 and same_words(caption(page), frames[0]["caption"])
+    assert page.locator("[data-press]").count() == 0  # a replay has no moves to press
+    page.keyboard.press("t")  # and the move keys do nothing
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")  # forward, in a right-to-left page
+    assert step_index(page) == 5
+    assert same_words(caption(page), frames[5]["caption"])
+    assert page.url.endswith("?step=6")
+    page.keyboard.press("ArrowRight")  # back
+    assert step_index(page) == 4
+    page.keyboard.press("PageDown")
+    page.keyboard.press("Space")
+    assert step_index(page) == 6
+    assert frames[6]["caption"].replace("\u2068", "").replace("\u2069", "")[:20] in (
+        page.inner_text("#announcer").replace("\u2068", "").replace("\u2069", "")
+    )
+    names = page.locator(".seat .name").all_inner_texts()
+    assert "Sam <i>Kim</i>" in names and "נועה" in names  # a typed name stays text
+    screenshot(page, "replay-he-step-7")
+    # The last step: the game is over, the winner named, the lesson offered.
+    last = len(frames)
+    open_player(page, f"{site_url}/he/replay/{code}/?step={last}")
+    assert step_index(page) == last - 1
+    assert page.is_visible("#finished")
+    assert page.is_enabled(".finished-links a[href*='/lesson/?seat=']")
+    page.keyboard.press("ArrowLeft")  # no step after the last
+    assert step_index(page) == last - 1
+    screenshot(page, "replay-he-finished")
+
+
+@pytest.mark.parametrize("lang", ["en", "ta"])
+def test_a_replay_in_english_and_tamil(page, site_url, code, screenshot, lang):
+    frames = open_player(page, f"{site_url}/{lang}/replay/{code}/?step=12")
+    assert step_index(page) == 11 and same_words(caption(page), frames[11]["caption"])
+    screenshot(page, f"replay-{lang}-step-12")
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_a_lesson_answers_presses_as_its_data_says(page, site_url, code, screenshot, lang):
+    frames = open_player(page, f"{site_url}/{lang}/replay/{code}/lesson/?seat=1")
+    asked = next(i for i, f in enumerate(frames) if f["expects"] == "snap")
+    open_player(page, f"{site_url}/{lang}/replay/{code}/lesson/?seat=1&step={asked + 1}")
+    assert page.is_visible("[data-press='snap'].expected")
+    screenshot(page, f"replay-lesson-{lang}-asked")
+    # A wrong move first: the engine's answer, as the page's data has it.
+    wrong = next(p for p, b in frames[asked]["branches"].items() if b["outcome"] != "refused")
+    page.click(f"[data-press='{wrong}']")
+    answer = frames[asked]["branches"][wrong]
+    assert page.get_attribute("#narration", "data-outcome") == answer["outcome"]
+    note = page.inner_text("#narration .note").replace("\u2068", "").replace("\u2069", "")
+    assert note == answer["note"].replace("\u2068", "").replace("\u2069", "")
+    screenshot(page, f"replay-lesson-{lang}-answer")
+    # Back to the game, and the move it asks for takes the lesson on.
+    page.click("[data-step='retry'], [data-step='example'] >> visible=true")
+    page.keyboard.press("s")
+    assert step_index(page) == asked + 1
+    assert page.url.endswith(f"seat=1&step={asked + 2}")
+
+
+def test_a_replay_prints_its_steps_in_words_without_the_player(page, site_url, code, screenshot):
+    open_player(page, f"{site_url}/en/replay/{code}/?step=3")
+    page.emulate_media(media="print")
+    assert not page.is_visible(".player")
+    assert not page.is_visible(".lesson-box") and not page.is_visible(".step-pages")
+    assert page.is_visible("#step-1 .mini-table") and page.is_visible("#step-40")
+    assert not page.locator("#step-41").count()  # a page of steps at a time
+    screenshot(page, "replay-en-print")
