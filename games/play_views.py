@@ -96,15 +96,6 @@ def rule_links() -> dict[str, dict]:
     return {link["id"]: {**link, "section": titles.get(link["anchor"], "")} for link in links}
 
 
-def _replay_url(code):  # TEMP until the replay page lands
-    from django.urls import NoReverseMatch
-
-    try:
-        return reverse("replay", args=[code])
-    except NoReverseMatch:
-        return ""
-
-
 def play_table(request, code: str):
     code = normalise_code(code)
     table = Table.objects.filter(code=code).first()
@@ -128,7 +119,7 @@ def play_table(request, code: str):
         "share_url": share_url,
         "config": config,
         "options": table.options,
-        "replay_url": _replay_url(code),
+        "replay_url": reverse("replay", args=[code]),
     }
     return render(request, "games/play_table.html", context)
 

@@ -99,6 +99,11 @@ def test_a_hebrew_and_a_tamil_player_and_a_computer_play_to_the_end_by_keyboard(
     # Each sees the other's name as typed, in its own script.
     assert {"נועה", "கவின்"} <= set(noa.locator(".seat .name").all_inner_texts())
     assert {"נועה", "கவின்"} <= set(kavin.locator(".seat .name").all_inner_texts())
+    # The end screen links the game's replay, told in the page's language.
+    kavin.locator("#replay-link").click()
+    kavin.wait_for_url(f"**/ta/replay/{code}/")
+    assert TAMIL.search(kavin.locator("h1").inner_text() + kavin.locator("main").inner_text())
+    assert "கவின்" in kavin.locator("main").inner_text()
     # Nobody was ever sent a face-down card.
     assert noa_frames and kavin_frames
     assert_no_face_down_card_was_sent(noa_frames)
