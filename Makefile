@@ -1,13 +1,16 @@
 # Two commands on a fresh machine:
 #   make run    set everything up and serve the site at http://127.0.0.1:$(PORT)/
 #   make test   set everything up and run the whole test suite
+# make run HOST=0.0.0.0 serves the classroom network and prints the address to type;
+# make dev is make run with Django's debug pages (development only).
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8000
+HOST ?= 127.0.0.1
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup install messages messages-update migrate content bench clean
+.PHONY: run dev test setup install messages messages-update migrate content bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +36,12 @@ content: migrate
 
 setup: install messages content
 
+# snapsite/serve.py: debug pages off, the secret key (.secret_key), allowed hosts.
 run: setup
-	DEBUG=1 $(BIN)/daphne -b 127.0.0.1 -p $(PORT) snapsite.asgi:application
+	$(BIN)/python -m snapsite.serve --host $(HOST) --port $(PORT)
+
+dev: setup
+	$(BIN)/python -m snapsite.serve --host $(HOST) --port $(PORT) --debug
 
 test: setup
 	$(BIN)/ruff check .

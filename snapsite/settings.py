@@ -158,8 +158,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Security: strict when DEBUG is off; TLS settings can be relaxed behind a
 # proxy that terminates TLS by setting SECURE_SSL_REDIRECT=0.
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+# SECURE_COOKIES=0 serves plain HTTP on a classroom network (snapsite.serve):
+# browsers drop Secure cookies over http://, the CSRF token with them.
+SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
