@@ -1,0 +1,188 @@
+"""Words for the engine's quizzes (games.quiz), in the page's language.
+
+Whole sentences with placeholders, every name and card through
+:func:`games.texts.fill`; what happened is told with
+:func:`games.texts.event_text` from the engine's own events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from games.engine import SNAP, SNAP_POT, CardTurned
+from games.quiz import Question, key_seat
+from games.texts import call_word, card_name, event_text, fill
+
+
+def turned_card(q: Question):
+    """The card turned to make the position (every quiz position turns one)."""
+    return next(e.card for e in q.lead_in if isinstance(e, CardTurned))
+
+
+def prompt(q: Question, names: Sequence[str]) -> str:
+    """The question, as asked of the class."""
+    if q.kind == "is_snap":
+        return _("Is this a Snap?")
+    if q.kind == "snap_or_pot":
+        return _("“Snap!” or “Snap Pot!”? Which call wins cards now?")
+    if q.kind == "penalty":
+        return fill(
+            _("%(player)s calls %(call)s, but it is the wrong time. Who gets the penalty card?"),
+            player=names[q.caller],
+            call=call_word(q.call_kind),
+        )
+    if q.kind == "who_wins":
+        return _("Who wins the cards?")
+    return _("Can the Snap Pot still be won?")
+
+
+def details(q: Question, names: Sequence[str]) -> list[str]:
+    """Sentences the question needs besides the picture (the calls and their times)."""
+    if q.kind != "who_wins":
+        return []
+    (first, _zero), (second, delay) = q.calls
+    call = call_word(q.call_kind)
+    return [
+        fill(
+            ngettext(
+                "%(first)s calls %(call)s first. %(second)s calls %(call)s %(ms)d millisecond "
+                "later.",
+                "%(first)s calls %(call)s first. %(second)s calls %(call)s %(ms)d milliseconds "
+                "later.",
+                delay,
+            ),
+            first=names[first],
+            second=names[second],
+            call=call,
+            ms=delay,
+        ),
+        fill(
+            ngettext(
+                "At this table, calls at most %(ms)d millisecond apart count as at the same time.",
+                "At this table, calls at most %(ms)d milliseconds apart count as at the same time.",
+                q.tie_window_ms,
+            ),
+            ms=q.tie_window_ms,
+        ),
+    ]
+
+
+def choice_label(q: Question, key: str, names: Sequence[str]) -> str:
+    seat = key_seat(key)
+    if seat is not None:
+        return names[seat]
+    labels = {
+        "yes": lambda: pgettext("quiz answer", "Yes"),
+        "no": lambda: pgettext("quiz answer", "No"),
+        SNAP: lambda: call_word(SNAP),
+        SNAP_POT: lambda: call_word(SNAP_POT),
+        "neither": lambda: _("Neither: nothing matches"),
+        "tie": lambda: _("A tie: the cards go to the Snap Pot"),
+    }
+    return labels[key]()
+
+
+def verdict(q: Question, names: Sequence[str]) -> str:
+    """The answer in one or two sentences, saying why (the deciding clause's words)."""
+    card = card_name(turned_card(q))
+    if q.kind == "is_snap":
+        if q.answer == "yes":
+            text = _(
+                "Yes, it is a Snap: the %(card)s has the same rank as another player’s "
+                "face-up card. Suits do not matter."
+            )
+        else:
+            text = _(
+                "No, it is not a Snap: no other face-up card has the same rank as the %(card)s. "
+                "Suits do not matter."
+            )
+        return fill(text, card=card)
+    if q.kind == "snap_or_pot":
+        texts = {
+            SNAP: _("“Snap!”: the %(card)s matches another player’s face-up card."),
+            SNAP_POT: _("“Snap Pot!”: the %(card)s matches the card on top of the Snap Pot."),
+            "neither": _(
+                "Neither: the %(card)s matches no other face-up card and not the Snap Pot, "
+                "so both calls are mistakes."
+            ),
+        }
+        return fill(texts[q.answer], card=card)
+    if q.kind == "penalty":
+        receiver = names[key_seat(q.answer)]
+        if q.clause == "R14":
+            text = _(
+                "%(receiver)s gets it: %(player)s made the mistake on his own turn, so he gives "
+                "his top card to the player on his right."
+            )
+        else:
+            text = _(
+                "%(receiver)s gets it: %(player)s gives his top card to the player who has "
+                "just played."
+            )
+        return fill(text, receiver=receiver, player=names[q.caller])
+    if q.kind == "who_wins":
+        (first, _zero), (second, delay) = q.calls
+        if q.answer == "tie":
+            text = ngettext(
+                "A tie: %(second)s called only %(ms)d millisecond after %(first)s, so both "
+                "calls count as at the same time. The matching cards go to the Snap Pot.",
+                "A tie: %(second)s called only %(ms)d milliseconds after %(first)s, so both "
+                "calls count as at the same time. The matching cards go to the Snap Pot.",
+                delay,
+            )
+        else:
+            text = ngettext(
+                "%(first)s wins: %(second)s called %(ms)d millisecond later, too late for a tie.",
+                "%(first)s wins: %(second)s called %(ms)d milliseconds later, too late for a tie.",
+                delay,
+            )
+        return fill(text, first=names[first], second=names[second], ms=delay)
+    pot_card = card_name(q.state.pot_top)
+    inside = sum(1 for c in q.state.pot if c.rank == q.state.pot_top.rank)
+    if q.answer == "no":
+        return fill(
+            _(
+                "No: the Snap Pot shows the %(card)s, and all four cards of that rank are in "
+                "the Snap Pot. Nobody can ever turn a card that matches it: it is stuck for good."
+            ),
+            card=pot_card,
+        )
+    return fill(
+        ngettext(
+            "Yes: the Snap Pot shows the %(card)s, and only %(count)d card of that rank is in "
+            "it. The others are still in play: whoever turns one over can win the Snap Pot.",
+            "Yes: the Snap Pot shows the %(card)s, and only %(count)d cards of that rank are in "
+            "it. The others are still in play: whoever turns one over can win the Snap Pot.",
+            inside,
+        ),
+        card=pot_card,
+        count=inside,
+    )
+
+
+def events_intro(q: Question, names: Sequence[str]) -> str:
+    """What the engine's events below the verdict show."""
+    if q.kind in ("is_snap", "snap_or_pot") and q.caller is not None:
+        call = call_word(q.answer if q.answer in (SNAP, SNAP_POT) else SNAP)
+        return fill(
+            _("What happens when %(player)s calls %(call)s now:"),
+            player=names[q.caller],
+            call=call,
+        )
+    return _("What happens at the table:")
+
+
+def situation(q: Question, names: Sequence[str]) -> list[str]:
+    """How the position came about (the card just turned; for the pot, the tie)."""
+    return [event_text(e, names) for e in q.lead_in]
+
+
+def explanation(q: Question, names: Sequence[str]) -> list[str]:
+    """The engine's events that show the answer. For the pot, they are the tie that made
+    the position, already told by :func:`situation`: not told twice."""
+    if q.kind == "pot_stuck":
+        return []
+    return [event_text(e, names) for e in q.events]
