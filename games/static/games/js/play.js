@@ -122,13 +122,12 @@ const handlers = {
     tell(frame, { announce: !old });
     if (!old) sound(frame.code);
     draw();
-    if (frame.code === "game_over") finish(frame.text);
+    if (frame.code === "game_over") finish(frame.text, { focus: !old });
     refusedLine.textContent = "";
   },
   error(frame) {
     const text = frame.message || gettext("That move is not allowed now.");
-    refusedLine.textContent = text;
-    announcer.textContent = text;
+    refusedLine.textContent = text; // role="alert": read out at once
   },
   ping(frame) {
     send({ type: "pong", t: frame.t });
@@ -266,9 +265,10 @@ function tell(frame, { announce }) {
   if (announce && ANNOUNCED.has(frame.code)) announcer.textContent = frame.text;
 }
 
-function finish(text) {
+function finish(text, { focus }) {
   finished.hidden = false;
   finishedText.textContent = text;
+  if (focus) finishedText.focus(); // the buttons go away: keyboard and reader move here
   root.classList.add("over");
   showSeats();
 }
