@@ -143,26 +143,28 @@ def position(
     pot: list[Card] = (),
     keep_out_ranks: frozenset[int] = frozenset(),
 ) -> tuple[GameState, GameState, tuple[Event, ...]]:
-    """A table where ``turner`` is about to turn ``next_card``, the other face-up piles
-    show ``tops``; then the card is turned on the engine. Hidden cards are random
-    (never of a rank in ``keep_out_ranks`` under a face-up top). Returns the position
-    before the turn, after it, and the turn's events."""
+    """A table of the whole deck where ``turner`` is about to turn ``next_card`` and the
+    other face-up piles show ``tops``; then the card is turned on the engine. Hidden
+    cards are random (never of a rank in ``keep_out_ranks`` under a face-up top).
+    Returns the position before the turn, after it, and the turn's events."""
     used = set(tops.values()) | {next_card} | set(pot)
     rest = [c for c in full_deck() if c not in used]
     rng.shuffle(rest)
     hidden_ok = [c for c in rest if c.rank not in keep_out_ranks]
-    face_down, face_up = [], []
+    face_up = []
     for seat in range(players):
-        fd = [rest.pop() for _ in range(rng.randint(1, 5))]
-        if seat == turner:
-            fd.append(next_card)
         under = []
         for _ in range(rng.randint(0, 3) if seat in tops else 0):
             card = next(c for c in hidden_ok if c in rest)
             rest.remove(card)
             under.append(card)
-        face_down.append(fd)
         face_up.append(under + ([tops[seat]] if seat in tops else []))
+    # Every other card of the deck is face down somewhere, as in a real game: each
+    # player gets at least one (nobody is out), the rest at random.
+    face_down = [[rest.pop()] for _ in range(players)]
+    while rest:
+        face_down[rng.randrange(players)].append(rest.pop())
+    face_down[turner].append(next_card)
     before = from_piles(face_down, face_up, pot=list(pot), to_play=turner)
     step = apply(before, TurnCard(seat=turner, at_ms=TURN_MS))
     return before, step.state, step.events

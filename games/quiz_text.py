@@ -80,7 +80,7 @@ def choice_label(q: Question, key: str, names: Sequence[str]) -> str:
         SNAP: lambda: call_word(SNAP),
         SNAP_POT: lambda: call_word(SNAP_POT),
         "neither": lambda: _("Neither: nothing matches"),
-        "tie": lambda: _("A tie: the cards go to the Snap Pot"),
+        "tie": lambda: _("A tie: the Snap Pot"),
     }
     return labels[key]()
 

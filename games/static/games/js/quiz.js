@@ -54,6 +54,7 @@ function show(i) {
   index = i;
   const q = questions[i];
   $("quiz-final").hidden = true;
+  $("quiz-stage").hidden = false;
   $("quiz-progress").textContent = interpolate(gettext("Question %(number)s of %(total)s"), { number: i + 1, total: questions.length }, true);
   drawTable($("quiz-table"), q.table);
   const situation = $("quiz-situation");
@@ -72,6 +73,7 @@ function show(i) {
   paint();
   $("quiz-next").textContent = i === questions.length - 1 ? gettext("See the score") : gettext("Next question");
   $("quiz-prompt").focus({ preventScroll: true });
+  if (window.scrollY > app.offsetTop) app.scrollIntoView({ block: "start" });
 }
 
 /** Mark the buttons and show the explanation once the question is answered. */
@@ -86,6 +88,7 @@ function paint() {
     button.setAttribute("aria-pressed", String(key === chosen));
   }
   feedback(q, chosen);
+  $("quiz-stage").classList.toggle("answered", chosen !== null);
   $("quiz-next").hidden = chosen === null;
 }
 
@@ -93,11 +96,20 @@ function choose(key) {
   if (answers[index] !== null) return;
   answers[index] = key;
   paint();
+  reveal();
+}
+
+/** The explanation may be long (a long language, many events): scroll just enough
+ * to show the button that goes on, then move the focus to it. */
+function reveal() {
+  $("quiz-next").scrollIntoView({ block: "nearest" });
   $("quiz-next").focus({ preventScroll: true });
 }
 
 function finish() {
   const score = answers.filter((a, i) => a === questions[i].answer).length;
+  $("quiz-stage").hidden = true;
+  $("quiz-progress").textContent = gettext("The score");
   $("quiz-final").hidden = false;
   $("quiz-score").textContent = interpolate(
     ngettext("%(score)s of %(total)s answer right.", "%(score)s of %(total)s answers right.", questions.length),
@@ -111,6 +123,7 @@ function next() {
   if (answers[index] === null) {
     answers[index] = ""; // shown, not answered
     paint();
+    reveal();
   } else if (index < questions.length - 1) show(index + 1);
   else finish();
 }
@@ -135,4 +148,5 @@ $("quiz-next").addEventListener("click", next);
 
 list.hidden = true;
 app.hidden = false;
+document.body.classList.add("quiz-running");
 show(0);
