@@ -11,7 +11,7 @@ Kinds of question (``Question.kind``):
 
 - ``is_snap``: "Is this a Snap?" (``yes`` / ``no``): someone calls "Snap!";
 - ``snap_or_pot``: "Snap or Snap Pot?" (``snap`` / ``snap_pot`` / ``neither``);
-- ``penalty``: a named player calls at the wrong time: who gets his penalty card
+- ``penalty``: a named player calls at the wrong time: who gets the penalty card
   (``seat:N``; R13, R14);
 - ``who_wins``: two calls arrive some milliseconds apart, inside or outside the
   tie window: who wins the piles (``seat:N``) or ``tie`` (R8-R11);

@@ -114,13 +114,13 @@ def verdict(q: Question, names: Sequence[str]) -> str:
         receiver = names[key_seat(q.answer)]
         if q.clause == "R14":
             text = _(
-                "%(receiver)s gets it: %(player)s made the mistake on his own turn, so he gives "
-                "his top card to the player on his right."
+                "%(receiver)s gets it: %(player)s made the mistake on their own turn, so the "
+                "penalty card goes to the player on the right, the player before %(player)s."
             )
         else:
             text = _(
-                "%(receiver)s gets it: %(player)s gives his top card to the player who has "
-                "just played."
+                "%(receiver)s gets it: the penalty card of %(player)s goes to the player who "
+                "has just played."
             )
         return fill(text, receiver=receiver, player=names[q.caller])
     if q.kind == "who_wins":
