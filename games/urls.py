@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import play_views, quiz_views, replay_views, views
+from . import play_views, quiz_views, replay_views, sheets_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("replay/<str:code>/", replay_views.replay, name="replay"),
     path("replay/<str:code>/lesson/", replay_views.replay_lesson, name="replay_lesson"),
     path("teach/", views.teach, name="teach"),
+    path("teach/sheet/", sheets_views.sheet, name="sheet"),
+    path("teach/sheet.pdf", sheets_views.sheet_pdf, name="sheet_pdf"),
     path("teach/quiz/", quiz_views.quiz, name="quiz"),
     path("teach/quiz/print/", quiz_views.quiz_print, name="quiz_print"),
     path("learn/", views.learn, name="learn"),

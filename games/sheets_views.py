@@ -1,0 +1,120 @@
+"""Lesson sheet pages: the sheet as HTML (to print from the browser) and as PDF.
+
+Both come from the same template and the same address query (see ``games.sheets``).
+A quiz chosen without a quiz number, or parts given as repeated parameters (the
+builder's check boxes), are redirected to the canonical address, so what the
+teacher bookmarks is the short address that gives the same sheet again.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from games import sheets, sheets_content
+from games.context_processors import NATIVE_NAMES
+
+PAGE_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+def css_string(text: str) -> str:
+    """``text`` as a CSS string literal."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + re.sub(r"[\n\r\f]", " ", escaped) + '"'
+
+
+def page_number_content() -> str:
+    """The translated "Page 3 of 7" as a CSS ``content`` value made of counters."""
+    sentence = _("Page %(page)s of %(pages)s")
+    pieces = []
+    for piece in re.split(r"(%\((?:page|pages)\)s)", sentence):
+        if piece == "%(page)s":
+            pieces.append("counter(page)")
+        elif piece == "%(pages)s":
+            pieces.append("counter(pages)")
+        elif piece:
+            pieces.append(css_string(piece))
+    return " ".join(pieces)
+
+
+def page_css(query: sheets.SheetQuery, address: str, rtl: bool) -> str:
+    """The @page rule: paper size, the page number and the sheet's address."""
+    number_side, address_side = ("left", "right") if rtl else ("right", "left")
+    return (
+        f"@page {{ size: {PAGE_SIZES[query.paper]}; "
+        f"@bottom-{address_side} {{ content: {css_string(address)}; }} "
+        f"@bottom-{number_side} {{ content: {page_number_content()}; }} }}"
+    )
+
+
+def columns(query: sheets.SheetQuery) -> list[dict]:
+    return [
+        {"code": lang, "name": NATIVE_NAMES[lang], "dir": sheets_content.direction(lang)}
+        for lang in query.languages
+    ]
+
+
+def _query(request):
+    """(query, None) for a good address; else (None, the response to send)."""
+    lang = get_language()
+    try:
+        query = sheets.parse(lang, request.GET)
+    except sheets.BadSheetQuery as bad:
+        context = {"problems": bad.problems, "builder_url": reverse("teach") + "#sheet-builder"}
+        return None, render(request, "games/sheet_bad_query.html", context, status=400)
+    if query.needs_seed:
+        fresh = random.SystemRandom().randrange(1, sheets.MAX_SEED)
+        query = sheets.SheetQuery(
+            lang=query.lang, also=query.also, parts=query.parts, paper=query.paper, seed=fresh
+        )
+        return None, redirect(f"{request.path}?{query.query_string()}")
+    if len(request.GET.getlist("parts")) > 1:
+        return None, redirect(f"{request.path}?{query.query_string()}")
+    return query, None
+
+
+def sheet_context(request, query: sheets.SheetQuery) -> dict:
+    qs = query.query_string()
+    address = request.build_absolute_uri(f"{reverse('sheet')}?{qs}")
+    rtl = sheets_content.direction(query.lang) == "rtl"
+    return {
+        "query": query,
+        "columns": columns(query),
+        "two": query.also is not None,
+        "parts": sheets_content.parts(query),
+        "address": address,
+        "page_css": page_css(query, address, rtl),
+        "pdf_url": f"{reverse('sheet_pdf')}?{qs}",
+        "builder_url": reverse("teach") + "#sheet-builder",
+    }
+
+
+def sheet(request):
+    query, response = _query(request)
+    if response is not None:
+        return response
+    return render(request, "games/sheet.html", sheet_context(request, query))
+
+
+def pdf_filename(query: sheets.SheetQuery) -> str:
+    return "snap-sheet-" + "-".join(query.languages) + f"-{query.paper}.pdf"
+
+
+def sheet_pdf(request):
+    from games.sheets_pdf import write_pdf  # WeasyPrint loads Pango: only when asked
+
+    query, response = _query(request)
+    if response is not None:
+        return response
+    html = render_to_string("games/sheet.html", sheet_context(request, query), request=request)
+    pdf = write_pdf(html, base_url=request.build_absolute_uri())
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{pdf_filename(query)}"'
+    return response
