@@ -1,0 +1,132 @@
+"""Lesson sheets as PDF (/<lang>/teach/sheet.pdf): made by WeasyPrint from the sheet's
+HTML with the site's own fonts, in every language and in pairs.
+
+Each test saves page 1 as a picture under test-output/sheets/ to look at (shaping of
+Tamil and Devanagari, Hebrew beside a left-to-right language, nothing running over).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pypdf
+import pypdfium2
+import pytest
+
+from games import sheets_pdf
+from games.models import GlossaryEntry
+from tests.conftest import LANGUAGE_CODES
+
+OUT = Path(__file__).resolve().parents[2] / "test-output" / "sheets"
+POINTS = {"a4": (595, 842), "letter": (612, 792)}
+# Each language's font file and the name it is embedded under (sheet.css's @font-face
+# family: proof that the shipped file, not a system copy, was used).
+FONTS = {
+    "en": ("NotoSans-Regular.ttf", "Snap-Sans"),
+    "ms": ("NotoSans-Regular.ttf", "Snap-Sans"),
+    "hr": ("NotoSans-Regular.ttf", "Snap-Sans"),
+    "mr": ("NotoSansDevanagari-Regular.ttf", "Snap-Devanagari"),
+    "he": ("NotoSansHebrew-Regular.ttf", "Snap-Hebrew"),
+    "ta": ("NotoSansTamil-Regular.ttf", "Snap-Tamil"),
+}
+
+
+@pytest.fixture
+def fetched(monkeypatch):
+    """Every address WeasyPrint asked the sheet's fetcher for."""
+    urls: list[str] = []
+    original = sheets_pdf.static_file
+
+    def recording(url):
+        urls.append(url)
+        return original(url)
+
+    monkeypatch.setattr(sheets_pdf, "static_file", recording)
+    return urls
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u2068", "").replace("\u2069", ""))
+
+
+def words_for_snap(lang: str) -> list[str]:
+    """The language's own words for Snap and the Snap Pot, from its glossary."""
+    return [
+        getattr(GlossaryEntry.objects.get(slug=s), f"term_{lang}") for s in ("snap", "snap-pot")
+    ]
+
+
+def get_pdf(client, url: str, name: str, paper: str = "a4") -> pypdf.PdfReader:
+    response = client.get(url)
+    assert response.status_code == 200, response.content[:2000]
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"].startswith("attachment; filename=")
+    data = response.content
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == POINTS[paper]
+    save_first_page(data, name, paper)
+    return reader
+
+
+def save_first_page(data: bytes, name: str, paper: str) -> None:
+    """Page 1 as a PNG for review; it must show text on white, in the paper's shape."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    document = pypdfium2.PdfDocument(data)
+    image = document[0].render(scale=1.5).to_pil().convert("L")
+    image.save(OUT / f"{name}.png")
+    width, height = image.size
+    assert abs(width / height - POINTS[paper][0] / POINTS[paper][1]) < 0.01
+    dark = sum(1 for value in image.get_flattened_data() if value < 128)
+    assert dark > width * height * 0.01, "page 1 is (nearly) blank"
+
+
+def text_of(reader: pypdf.PdfReader) -> str:
+    return flat(" ".join(page.extract_text() for page in reader.pages))
+
+
+def font_names(reader: pypdf.PdfReader) -> set[str]:
+    names = set()
+    for page in reader.pages:
+        fonts = page["/Resources"].get_object().get("/Font", {})
+        for font in fonts.values():
+            names.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return names
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_a_sheet_pdf_in_each_language_says_snap_and_snap_pot(client, content, fetched, lang):
+    reader = get_pdf(client, f"/{lang}/teach/sheet.pdf?parts=start,glossary", lang)
+    text = text_of(reader)
+    for word in words_for_snap(lang):
+        assert flat(word) in text, (lang, word)
+    # the shipped fonts, read from the site's static files, and nothing else
+    assert fetched
+    assert all(re.match(r"http://testserver/static/games/", url) for url in fetched), fetched
+    font_file, embedded = FONTS[lang]
+    assert any(url.endswith("/fonts/" + font_file) for url in fetched)
+    assert embedded in font_names(reader)
+
+
+@pytest.mark.parametrize(("first", "second", "paper"), [("he", "ta", "a4"), ("en", "mr", "letter")])
+def test_a_two_language_pdf_holds_both_languages(client, content, first, second, paper):
+    url = f"/{first}/teach/sheet.pdf?also={second}&parts=glossary,walkthrough:tie&paper={paper}"
+    reader = get_pdf(client, url, f"{first}-{second}-{paper}", paper)
+    text = text_of(reader)
+    for lang in (first, second):
+        for word in words_for_snap(lang):
+            assert flat(word) in text, (lang, word)
+    for lang in (first, second):
+        assert FONTS[lang][1] in font_names(reader)
+
+
+def test_the_pdf_fetcher_serves_static_files_only(settings):
+    assert sheets_pdf.static_file("http://testserver/static/games/css/sheet.css").is_file()
+    assert sheets_pdf.static_file("http://testserver/static/../../snapsite/settings.py") is None
+    assert sheets_pdf.static_file("http://testserver/en/rules/") is None
+    with pytest.raises(ValueError):
+        sheets_pdf.StaticFilesFetcher().fetch("http://example.com/style.css")
+    with pytest.raises(ValueError):
+        sheets_pdf.StaticFilesFetcher().fetch("file:///etc/passwd")
