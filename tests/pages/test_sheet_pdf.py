@@ -130,3 +130,45 @@ def test_the_pdf_fetcher_serves_static_files_only(settings):
         sheets_pdf.StaticFilesFetcher().fetch("http://example.com/style.css")
     with pytest.raises(ValueError):
         sheets_pdf.StaticFilesFetcher().fetch("file:///etc/passwd")
+
+
+def to_unicode_values(reader: pypdf.PdfReader, family: str) -> list[str]:
+    """The text each glyph of ``family``'s embedded font stands for (its ToUnicode map)."""
+    values = []
+    for page in reader.pages:
+        for font in page["/Resources"].get_object().get("/Font", {}).values():
+            font = font.get_object()
+            if str(font["/BaseFont"]).split("+")[-1] != family:
+                continue
+            cmap = font["/ToUnicode"].get_object().get_data().decode("latin-1")
+            for hex_text in re.findall(r"<[0-9a-f]{4}> <([0-9a-f]*)>", cmap):
+                values.append(bytes.fromhex(hex_text).decode("utf-16-be"))
+    return values
+
+
+@pytest.mark.parametrize(("lang", "virama"), [("ta", "\u0bcd"), ("mr", "\u094d")])
+def test_tamil_and_marathi_are_shaped_into_conjuncts(client, content, lang, virama):
+    """HarfBuzz turns a consonant with its virama (and the next consonant) into one
+    glyph: the font holds glyphs that stand for several characters with a virama."""
+    response = client.get(f"/{lang}/teach/sheet.pdf?parts=start")
+    reader = pypdf.PdfReader(io.BytesIO(response.content))
+    values = to_unicode_values(reader, FONTS[lang][1])
+    assert values
+    conjuncts = [v for v in values if len(v) >= 2 and virama in v]
+    assert conjuncts, values
+
+
+def test_hebrew_is_laid_out_right_to_left(client, content):
+    """The first letter of the Hebrew word for Snap is drawn rightmost."""
+    response = client.get("/en/teach/sheet.pdf?also=he&parts=glossary")
+    word = GlossaryEntry.objects.get(slug="snap").term_he
+    textpage = pypdfium2.PdfDocument(response.content)[0].get_textpage()
+    text = textpage.get_text_range()  # pdfium gives the letters in reading order
+    start = text.find(word)
+    assert start >= 0, text[:400]
+    lefts = [textpage.get_charbox(start + i)[0] for i in range(len(word))]
+    assert lefts == sorted(lefts, reverse=True), lefts  # each letter left of the one before
+    english = GlossaryEntry.objects.get(slug="snap").term_en
+    start = text.find(english)
+    lefts = [textpage.get_charbox(start + i)[0] for i in range(len(english))]
+    assert lefts == sorted(lefts), lefts
