@@ -168,7 +168,8 @@ class TableAdmin(ReadOnlyAdmin):
     list_display = ("code", "players", "seated", "public", "created")
     list_filter = ("public",)
     search_fields = ("code",)
-    exclude = ("deck", "position")  # they show every face-down card
+    # the deck and position show every face-down card; the teacher's key is a session
+    exclude = ("deck", "position", "teacher_key")
     inlines = (SeatInline,)
 
     @admin.display(description=_("seated"))

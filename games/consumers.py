@@ -4,7 +4,8 @@ The connection's seat comes from the Django session (a seat acts only for itself
 a connection without a seat watches as a spectator. Every frame is checked
 (:func:`games.protocol.client_message`: size, JSON, known type, fields) and rate
 limited; bad input is answered with an ``error`` frame and changes nothing. Messages
-are documented in ``docs/protocol.md``.
+are documented in ``docs/protocol.md``. A class table's teacher controls go to the
+table's owner as they are (it alone decides who the teacher is).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from games import tables
+from games.class_text import control_text
 from games.live_text import seat_labels, told_event, with_labels
 from games.protocol import MOVES, ProtocolError, client_message, view_for_seat
 from games.table_errors import TABLE_ERROR_TEXTS
@@ -67,6 +69,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.lang = "en"
         self.seat: int | None = None
         self.seats: list[dict] = []  # the last seats told, for the names in event texts
+        self.teacher = False  # the class's teacher (told by the table in the welcome)
         self.present_seat: int | None = None  # the seat this connection counts for
         self.last_seq: int | None = None  # None until welcomed
         self.rate = RateLimit()
@@ -88,7 +91,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.pinger
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.present_seat is not None:
-            await tables.table_presence(code=self.code, seat=self.present_seat, present=False)
+            await self.presence(self.present_seat, present=False)
+
+    async def presence(self, seat: int, *, present: bool) -> None:
+        await tables.table_presence(
+            code=self.code, seat=seat, present=present, connection=self.channel_name
+        )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         received_ms = tables.wall_ms()
@@ -122,10 +130,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         seat = await tables.table_join(
             code=self.code, session_key=self.session_key, name=message["name"]
         )
-        if seat is None:
-            await self.send_error("table_full")
+        if isinstance(seat, str):
+            await self.send_error(seat)
             return
         await self.send_welcome()
+
+    async def on_control(self, message: dict, received_ms: int) -> None:
+        """A teacher's control (start, pause, …): the table decides who may."""
+        outcome = await tables.table_control(
+            code=self.code, session_key=self.session_key, message=message
+        )
+        if outcome.refused:
+            await self.send_error(outcome.refused)
+
+    on_start = on_pause = on_resume = on_pace = on_control
+    on_add_bot = on_remove_bot = on_remove_player = on_restart = on_control
+
+    async def on_done(self, message: dict, received_ms: int) -> None:
+        seat = await tables.table_seat(code=self.code, session_key=self.session_key)
+        if seat is None:
+            await self.send_error("not_seated")
+            return
+        await tables.table_done(code=self.code, seat=seat, walkthroughs=message["walkthroughs"])
 
     async def on_turn(self, message: dict, received_ms: int) -> None:
         await self.move(message, received_ms)
@@ -178,6 +204,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat = welcome["seat"]
         self.last_seq = welcome["seq"]
         self.seats = welcome["seats"]
+        self.teacher = bool(welcome["class"] and welcome["class"]["teacher"])
         with translation.override(self.lang):
             welcome["seats"] = with_labels(self.seats)
         await self.send_json(welcome)
@@ -185,10 +212,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.pinger = asyncio.create_task(self.ping_regularly())
         if self.seat != self.present_seat:
             if self.present_seat is not None:
-                await tables.table_presence(code=self.code, seat=self.present_seat, present=False)
+                await self.presence(self.present_seat, present=False)
             self.present_seat = self.seat
             if self.seat is not None:
-                await tables.table_presence(code=self.code, seat=self.seat, present=True)
+                await self.presence(self.seat, present=True)
 
     async def catch_up(self, since: int) -> None:
         """Send the stored events after ``since`` (and up to now), in order."""
@@ -232,3 +259,42 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         with translation.override(self.lang):
             seats = with_labels(self.seats)
         await self.send_json({"type": "seats", "seats": seats, "started": message["started"]})
+
+    async def table_reseat(self, message: dict) -> None:
+        """The teacher changed the seats: a new welcome (this connection's seat may have
+        changed or gone), then any event it had not been sent yet."""
+        if self.last_seq is None:
+            return
+        since = self.last_seq
+        await self.send_welcome()
+        if self.last_seq > since:  # events applied meanwhile: sent too, in order
+            await self.catch_up(since)
+
+    async def table_control(self, message: dict) -> None:
+        if self.last_seq is None:
+            return
+        with translation.override(self.lang):
+            text = control_text(message["code"], message["params"])
+        await self.send_json(
+            {
+                "type": "control",
+                "number": message["number"],
+                "code": message["code"],
+                "params": message["params"],
+                "text": text,
+                "class": {**message["class"], "teacher": self.teacher},
+            }
+        )
+
+    async def table_class(self, message: dict) -> None:
+        if self.last_seq is not None:
+            await self.send_json(
+                {"type": "class", "class": {**message["class"], "teacher": self.teacher}}
+            )
+
+    async def table_progress(self, message: dict) -> None:
+        """Walkthroughs a student has finished: for the teacher's pages only."""
+        if self.teacher and self.last_seq is not None:
+            await self.send_json(
+                {"type": "progress", "seat": message["seat"], "done": message["done"]}
+            )

@@ -160,6 +160,20 @@ class Table(models.Model):
     public = models.BooleanField(default=False)
     epoch_ms = models.BigIntegerField()  # wall clock (ms) at the table's time 0
     created = models.DateTimeField(auto_now_add=True)
+    # A class table (opened by a teacher, games/class_views.py): the teacher's browser
+    # session (not a player); empty for every other table. Class tables and their
+    # students' names are deleted after 30 days (manage.py purge_classes).
+    teacher_key = models.CharField(max_length=40, blank=True, db_index=True)
+    class_name = models.CharField(max_length=60, blank=True)
+    # the level of the computer players that take the free seats at the teacher's start
+    # ("": the table shrinks to the seats taken instead)
+    fill_level = models.CharField(max_length=16, blank=True)
+    # the teacher's controls (each stored with a numbered TableControl): a class table
+    # waits for the teacher's start; a paused table takes no move and runs no timer;
+    # next_code: the class went on at this table (restart), this one is closed
+    teacher_started = models.BooleanField(default=False)
+    paused = models.BooleanField(default=False)
+    next_code = models.CharField(max_length=12, blank=True)
 
     class Meta:
         ordering = ["-created"]
@@ -177,6 +191,8 @@ class Seat(models.Model):
     session_key = models.CharField(max_length=40, blank=True, db_index=True)
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=16, blank=True)
+    # a class table's student: the walkthroughs finished (slugs), sent by the student's page
+    done = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -213,3 +229,20 @@ class TableEvent(models.Model):
     class Meta:
         ordering = ["table", "seq"]
         constraints = [models.UniqueConstraint(fields=["table", "seq"], name="event_unique_seq")]
+
+
+class TableControl(models.Model):
+    """A teacher's control at a class table (start, pause, pace…), numbered 1, 2, … in
+    the order the table's owner applied it. Its effect on the table and seats is stored
+    in the same transaction; ``data`` holds ``code``, ``params``, ``at_ms`` (table clock)
+    and ``seq`` (the last game event before it)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="controls")
+    number = models.PositiveIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="control_unique_number")
+        ]

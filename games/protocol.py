@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import unicodedata
+from functools import cache
 from typing import Any
 
 from games.engine import (
@@ -50,6 +51,7 @@ __all__ = [
     "options_to_json",
     "view_for_seat",
     "view_to_json",
+    "walkthrough_slugs",
 ]
 
 _ACTION_TYPES: dict[str, type] = {
@@ -166,6 +168,31 @@ MAX_FRAME_CHARS = 1024
 MAX_NAME_CHARS = 24
 
 _LANGS = ("en", "ms", "mr", "he", "ta", "hr")
+_LEVELS = ("beginner", "steady", "quick")
+#: A class table's seats (a control names one): 0 to 11.
+_SEAT = (True, lambda v: type(v) is int and 0 <= v < 12)
+
+
+@cache
+def walkthrough_slugs() -> tuple[str, ...]:
+    """The walkthroughs' slugs, in their order (the ``done`` marks a page may send)."""
+    from games.scenarios import load_all  # scenario files: read once, when first needed
+
+    return tuple(s.slug for s in load_all())
+
+
+def _walkthroughs(value: Any) -> bool:
+    known = walkthrough_slugs()
+    return (
+        isinstance(value, list)
+        and len(value) <= len(known)
+        and all(isinstance(v, str) and v in known for v in value)
+    )
+
+
+def _ms_or_null(low: int, high: int):
+    return lambda v: v is None or (type(v) is int and low <= v <= high)
+
 #: Each client message type and its fields: name -> (required, check).
 _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "hello": {
@@ -179,6 +206,20 @@ _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "resync": {"since": (True, lambda v: type(v) is int and v >= 0)},
     "ping": {"t": (False, lambda v: type(v) in (int, float))},
     "pong": {"t": (True, lambda v: type(v) is int and v >= 0)},
+    # a class table's student: walkthroughs finished (docs/protocol.md, "A class table")
+    "done": {"walkthroughs": (True, _walkthroughs)},
+    # the teacher's controls at a class table
+    "start": {},
+    "pause": {},
+    "resume": {},
+    "pace": {
+        "turn_timer_ms": (True, _ms_or_null(1000, 120_000)),
+        "beat_ms": (True, _ms_or_null(500, 10_000)),
+    },
+    "add_bot": {"seat": _SEAT, "level": (False, lambda v: v in _LEVELS)},
+    "remove_bot": {"seat": _SEAT},
+    "remove_player": {"seat": _SEAT},
+    "restart": {},
 }
 #: The message types that are moves of the game.
 MOVES = ("turn", "snap", "snap_pot")
@@ -199,6 +240,13 @@ ERROR_CODES: tuple[str, ...] = (
     "not_started",
     "table_turns",
     "no_table",
+    "not_teacher",
+    "is_teacher",
+    "not_now",
+    "bad_seat",
+    "too_few_players",
+    "paused",
+    "restarted",
     "bad_action",
     "game_over",
     "bad_time",
@@ -254,6 +302,8 @@ def client_message(text: str) -> dict:
         raise ProtocolError("bad_message")
     if data["type"] == "join":
         data["name"] = display_name(data["name"])
+    if data["type"] == "pace" and data["turn_timer_ms"] and data["beat_ms"]:
+        raise ProtocolError("bad_message")  # a steady beat has no turn timer
     return data
 
 

@@ -26,4 +26,14 @@ TABLE_ERROR_TEXTS: dict[str, Promise] = {
     "not_started": _("The game starts when every seat has a player."),
     "table_turns": _("At this table the cards are turned for you: just watch and call."),
     "no_table": _("This table does not exist any more."),
+    "not_teacher": _("Only the teacher of this class can do that."),
+    "is_teacher": _(
+        "You are the teacher of this class, so you do not take a seat. "
+        "To play, open the table on another device."
+    ),
+    "not_now": _("That is not possible at this moment of the game."),
+    "bad_seat": _("That cannot be done with that seat."),
+    "too_few_players": _("A game needs at least two players. Wait for more students."),
+    "paused": _("The teacher has paused the game. Wait until it goes on."),
+    "restarted": _("This game is closed: the class is playing a new game at another table."),
 }

@@ -7,11 +7,16 @@ a lease plus forwarding over the channel layer later (see ``registry``).
 - :func:`table_create` (sync): store a new table, return its join code.
 - :func:`table_create_practice` (sync): one person and computer players, seated at once.
 - :func:`table_open` (sync): a table opened from the lobby, the opener on seat 0.
+- :func:`table_open_class` (sync): a class table, opened by a teacher who does not play.
 - :func:`table_welcome`: what a connecting client is told (its seat, the view, seq).
 - :func:`table_join`: bind a browser session to a free seat under a display name.
 - :func:`table_submit`: a player's action, stamped on arrival.
 - :func:`table_events_since`: the stored events after a number (catch-up).
 - :func:`table_presence`: a seat's connection came or went (stand-ins).
+- :func:`table_control`: a teacher's control at a class table (start, pause, pace…).
+- :func:`table_done`: a class's student has finished these walkthroughs.
+- :func:`class_teacher` (sync): is this session the teacher of this class table?
+- :func:`classes_purge` (sync): delete class tables (and names) older than 30 days.
 - :func:`tables_open` (sync): public tables with a free seat, for the lobby.
 - :func:`table_record` (sync): the engine record of a table, for replays.
 """
@@ -21,20 +26,28 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 
 from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options, Record
-from games.protocol import display_name
+from games.models import Table
+from games.protocol import display_name, walkthrough_slugs
 
 from . import store
 from .codes import normalise_code
+from .controls import CONTROLS
 from .owner import Outcome, wall_ms
 from .registry import group_name, owner_for, registry_drop
 
 __all__ = [
+    "CONTROLS",
     "Outcome",
+    "class_teacher",
+    "classes_purge",
     "group_name",
     "registry_drop",
+    "table_control",
     "table_create",
     "table_create_practice",
+    "table_done",
     "table_open",
+    "table_open_class",
     "table_events_since",
     "table_seat",
     "table_join",
@@ -62,6 +75,9 @@ def table_create(
     turn_timer_ms: int | None = None,
     beat_ms: int | None = None,
     lag_cap_ms: int = 0,
+    teacher_key: str = "",
+    class_name: str = "",
+    fill_level: str = "",
 ) -> str:
     """Store a new table of ``players`` seats (computer players on the seats of
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
@@ -90,6 +106,9 @@ def table_create(
         turn_timer_ms=turn_timer_ms,
         beat_ms=beat_ms,
         lag_cap_ms=lag_cap_ms,
+        teacher_key=teacher_key,
+        class_name=class_name,
+        fill_level=fill_level,
     )
 
 
@@ -130,20 +149,82 @@ def table_open(*, session_key: str, name: str, **settings) -> str:
     return code
 
 
+def table_open_class(
+    *,
+    session_key: str,
+    class_name: str,
+    players: int,
+    options: Options = DEFAULT_OPTIONS,
+    fill_level: BotLevel | None = None,
+    turn_timer_ms: int | None = None,
+    beat_ms: int | None = None,
+    bot_time_scale: float = 1.0,
+) -> str:
+    """A class table of ``players`` seats (2 to 12), opened by the teacher of browser
+    session ``session_key``, who does not play: the students take the seats, and play
+    starts when the teacher says so (computer players of ``fill_level`` take the seats
+    still free then; without one the table shrinks to the seats taken)."""
+    if not session_key:
+        raise ValueError("opening a class table needs a browser session")
+    if not 2 <= players <= 12:
+        raise ValueError("a class table has 2 to 12 seats")
+    return table_create(
+        players=players,
+        options=options,
+        turn_timer_ms=turn_timer_ms,
+        beat_ms=beat_ms,
+        bot_time_scale=bot_time_scale,
+        teacher_key=session_key,
+        class_name=class_name.strip(),
+        fill_level=fill_level.name.lower() if fill_level else "",
+    )
+
+
+def class_teacher(*, code: str, session_key: str | None) -> bool:
+    """True when ``session_key`` is the teacher of class table ``code``."""
+    if not session_key:
+        return False
+    return Table.objects.filter(code=normalise_code(code), teacher_key=session_key).exists()
+
+
+def classes_purge(*, days: int = 30) -> int:
+    """Delete the class tables opened more than ``days`` days ago, with their seats
+    (the students' first names), moves, events and controls; return how many."""
+    return store.classes_purge(days)
+
+
 async def table_welcome(*, code: str, session_key: str | None) -> dict | None:
     """The welcome message for a client of session ``session_key`` (None: no such table)."""
     owner = await owner_for(normalise_code(code))
     if owner is None:
         return None
-    return owner.snapshot(owner.seat_of(session_key))
+    return owner.snapshot(owner.seat_of(session_key), teacher=owner.is_teacher(session_key))
 
 
-async def table_join(*, code: str, session_key: str, name: str) -> int | None:
-    """Seat the session (its own seat if it already has one); None when full."""
+async def table_join(*, code: str, session_key: str, name: str) -> int | str:
+    """Seat the session (its own seat if it already has one); or the reason it cannot
+    sit down (an error code: ``table_full``, ``is_teacher``, ``restarted``…)."""
     owner = await owner_for(normalise_code(code))
     if owner is None:
-        return None
+        return "no_table"
     return await owner.join(session_key=session_key, name=name)
+
+
+async def table_control(*, code: str, session_key: str | None, message: dict) -> Outcome:
+    """The teacher's control ``message`` (type in :data:`CONTROLS`), from a connection
+    of session ``session_key``: refused with ``not_teacher`` for anyone else."""
+    owner = await owner_for(normalise_code(code))
+    if owner is None:
+        return Outcome(refused="no_table")
+    return Outcome(refused=await owner.control(session_key=session_key, message=message))
+
+
+async def table_done(*, code: str, seat: int, walkthroughs: list[str]) -> None:
+    """The student on ``seat`` of a class table has finished ``walkthroughs`` (known
+    slugs); kept with the seat and told to the teacher (other tables: nothing)."""
+    owner = await owner_for(normalise_code(code))
+    if owner is not None:
+        await owner.done(seat=seat, walkthroughs=walkthroughs, order=list(walkthrough_slugs()))
 
 
 async def table_seat(*, code: str, session_key: str | None) -> int | None:
@@ -152,12 +233,13 @@ async def table_seat(*, code: str, session_key: str | None) -> int | None:
     return None if owner is None else owner.seat_of(session_key)
 
 
-async def table_presence(*, code: str, seat: int, present: bool) -> None:
-    """A connection of ``seat`` came (``present``) or went: after ``away_after_ms``
-    without any, a computer player stands in for the seat until one comes back."""
+async def table_presence(*, code: str, seat: int, present: bool, connection: str) -> None:
+    """The connection named ``connection`` counts for ``seat`` (``present``) or no
+    longer does: after ``away_after_ms`` without any, a computer player stands in for
+    the seat until one comes back."""
     owner = await owner_for(normalise_code(code))
     if owner is not None:
-        await owner.presence(seat=seat, present=present)
+        await owner.presence(seat=seat, present=present, connection=connection)
 
 
 async def table_submit(

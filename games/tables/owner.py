@@ -9,6 +9,10 @@ path as people.
 
 The table's clock is ``wall clock ms - epoch_ms`` (stored with the table), never less
 than the engine's ``clock_ms``, so a table rebuilt after a restart keeps counting.
+
+A class table's teacher controls (start, pause, pace…) are applied here too, under the
+same lock: see :mod:`games.tables.controls`. While such a table is paused (or closed
+because the class went on at a new table), it takes no move and runs no timer.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from games.event_rules import event_clauses
 from games.protocol import action_to_json, event_to_json, options_to_json, view_to_json
 
 from . import store
+from .controls import ClassControls
 from .store import StoredTable
 
 __all__ = ["Outcome", "TableOwner"]
@@ -68,7 +73,7 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-class TableOwner:
+class TableOwner(ClassControls):
     """The in-process owner of one table (see the module docstring)."""
 
     def __init__(
@@ -107,7 +112,8 @@ class TableOwner:
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
         self._rng = rng
-        self._present: dict[int, int] = {}  # seat -> open connections
+        self._present: dict[int, set[str]] = {}  # seat -> its open connections' names
+        self._pause_pending = False  # a pause asked during a race: at the race's close
         self._away: dict[int, asyncio.TimerHandle] = {}  # seat -> stand-in timer
         self._stand_ins: dict[int, Bot] = {}  # seat -> computer player while away
 
@@ -115,8 +121,17 @@ class TableOwner:
 
     @property
     def started(self) -> bool:
-        """Play starts once every seat has a player (a person or a computer player)."""
+        """Play starts once every seat has a player (a person or a computer player); at a
+        class table, when the teacher starts it."""
+        if self.stored.is_class:
+            return self.stored.teacher_started
         return all(s.taken for s in self.seats)
+
+    @property
+    def halted(self) -> bool:
+        """No move and no timer: a paused class table, or one whose class went on at a
+        new table."""
+        return self.stored.paused or bool(self.stored.next_code)
 
     def now_ms(self) -> int:
         return max(wall_ms() - self.stored.epoch_ms, self.state.clock_ms)
@@ -129,8 +144,9 @@ class TableOwner:
                 return s.number
         return None
 
-    def snapshot(self, seat: int | None) -> dict:
-        """The welcome of a client on ``seat`` (None: a spectator)."""
+    def snapshot(self, seat: int | None, teacher: bool = False) -> dict:
+        """The welcome of a client on ``seat`` (None: a spectator; ``teacher``: the
+        class's teacher, who is never seated)."""
         return {
             "type": "welcome",
             "code": self.code,
@@ -142,6 +158,7 @@ class TableOwner:
             "lag_cap_ms": self.stored.lag_cap_ms,
             "seq": self.state.seq,
             "view": view_to_json(view(self.state, seat)),
+            "class": self.class_state(teacher),
         }
 
     # -- changes -------------------------------------------------------------------------
@@ -160,8 +177,12 @@ class TableOwner:
         people's and computer players' alike."""
         if self._stopped:
             return Outcome(refused="no_table")
+        if self.stored.next_code:
+            return Outcome(refused="restarted")
         if not self.started:
             return Outcome(refused="not_started")
+        if self.stored.paused:
+            return Outcome(refused="paused")
         kind = action_json["type"]
         if kind in ("snap", "snap_pot"):
             received_ms -= max(0, min(lag_ms, self.stored.lag_cap_ms))
@@ -179,18 +200,23 @@ class TableOwner:
             return Outcome(refused="bad_action")
         return await self._apply(action)
 
-    async def join(self, *, session_key: str, name: str) -> int | None:
+    async def join(self, *, session_key: str, name: str) -> int | str:
         """Seat the session ``session_key`` (its own seat if it has one, else the first
-        free seat); None when the table is full."""
+        free seat); or say why not: ``table_full``, ``is_teacher`` (a class's teacher
+        does not play), ``restarted``, ``no_table``."""
         async with self._lock:
             if self._stopped:
-                return None
+                return "no_table"
             mine = self.seat_of(session_key)
             if mine is not None:
                 return mine
+            if self.is_teacher(session_key):
+                return "is_teacher"
+            if self.stored.next_code:
+                return "restarted"
             free = next((s for s in self.seats if not s.taken), None)
             if free is None:
-                return None
+                return "table_full"
             await database_sync_to_async(store.seat_bind)(
                 self.stored.id, free.number, session_key, name
             )
@@ -201,15 +227,17 @@ class TableOwner:
             self._after_step()
             return free.number
 
-    async def presence(self, *, seat: int, present: bool) -> None:
-        """A connection of ``seat`` opened (``present``) or closed."""
+    async def presence(self, *, seat: int, present: bool, connection: str) -> None:
+        """The connection named ``connection`` now counts for ``seat`` (``present``), or
+        no longer does (it closed, or its seat changed)."""
         async with self._lock:
-            count = self._present.get(seat, 0) + (1 if present else -1)
-            self._present[seat] = max(0, count)
+            connections = self._present.setdefault(seat, set())
             if not present:
-                if count <= 0:
+                connections.discard(connection)
+                if not connections:
                     self._watch_absent()
                 return
+            connections.add(connection)
             timer = self._away.pop(seat, None)
             if timer is not None:
                 timer.cancel()
@@ -223,18 +251,20 @@ class TableOwner:
 
     def _watch_absent(self) -> None:
         """Start the stand-in timer of every person's seat with no connection."""
-        if self._stopped or not self.started or self.state.over:
+        if self._stopped or not self.started or self.state.over or self.halted:
             return
         for s in self.seats:
             n = s.number
-            if s.is_bot or s.stand_in or n in self._away or self._present.get(n, 0) > 0:
+            if not s.taken or s.is_bot or s.stand_in or n in self._away or self._present.get(n):
                 continue
             self._away[n] = self._later(self.stored.away_after_ms, lambda n=n: self._stand_in(n))
 
     async def _stand_in(self, seat: int) -> None:
         async with self._lock:
             self._away.pop(seat, None)
-            if self._present.get(seat, 0) > 0 or self.state.over or seat in self._stand_ins:
+            if self._present.get(seat) or self.state.over or seat in self._stand_ins:
+                return
+            if self.halted or seat >= len(self.seats) or self.seats[seat].is_bot:
                 return
             bot = Bot(seat, BotLevel.STEADY, random.Random(self._rng.getrandbits(64)))
             self._stand_ins[seat] = bot
@@ -276,6 +306,8 @@ class TableOwner:
                 {"type": "table.event", "seq": e["seq"], **e["data"], "view": public}
             )
         self._after_step()
+        if self._pause_pending and self.state.race is None:
+            await self.pause_after_race()
         return Outcome(seqs=tuple(e["seq"] for e in events))
 
     # -- timers --------------------------------------------------------------------------
@@ -288,20 +320,25 @@ class TableOwner:
     def stop(self) -> None:
         """Forget every timer and pending task (the process is going away)."""
         self._stopped = True
+        self._timers_cancel()
+        for task in self._tasks:
+            task.cancel()
+
+    def _timers_cancel(self, *, race: bool = True) -> None:
+        """Cancel the computer players' plans, the stand-in and pace timers, and (with
+        ``race``) the race's closing."""
         for _number, handle in self._plans.values():
             handle.cancel()
         self._plans.clear()
         for handle in self._away.values():
             handle.cancel()
         self._away.clear()
-        if self._race_timer is not None:
+        if race and self._race_timer is not None:
             self._race_timer[1].cancel()
             self._race_timer = None
         if self._pace_timer is not None:
             self._pace_timer[1].cancel()
             self._pace_timer = None
-        for task in self._tasks:
-            task.cancel()
 
     def _later(self, delay_ms: float, work: Callable[[], Awaitable[None]]) -> asyncio.TimerHandle:
         loop = asyncio.get_running_loop()
@@ -322,6 +359,9 @@ class TableOwner:
     def _after_step(self) -> None:
         """Set the timers for the new state: the race's end and the bots' plans."""
         if self._stopped:
+            return
+        if self.halted:  # paused (never during a race), or the class went on elsewhere
+            self._timers_cancel()
             return
         state = self.state
         race = state.race
@@ -386,6 +426,8 @@ class TableOwner:
             state = self.state
             if state.over or state.race is not None or (state.turns, state.to_play) != key:
                 return
+            if self.halted:
+                return
             outcome = await self._apply(TurnCard(state.to_play, self.now_ms()))
             if outcome.refused:
                 self._after_step()
@@ -394,6 +436,8 @@ class TableOwner:
         async with self._lock:
             race = self.state.race
             if race is None or race.closes_at_ms != closes_at_ms or self.state.over:
+                return
+            if self.stored.next_code:
                 return
             self._race_timer = None
             await self._apply(CloseRace(max(self.now_ms(), closes_at_ms)))

@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from games.engine import (
     Action,
@@ -27,7 +29,7 @@ from games.engine import (
     new_game,
     record_start,
 )
-from games.models import Seat, Table, TableAction, TableEvent
+from games.models import Seat, Table, TableAction, TableControl, TableEvent
 from games.protocol import action_from_json, options_from_json, options_to_json
 
 from .codes import new_code
@@ -35,9 +37,14 @@ from .codes import new_code
 __all__ = [
     "SeatInfo",
     "StoredTable",
+    "class_restart",
+    "classes_purge",
+    "control_append",
     "events_since",
     "record_load",
     "seat_bind",
+    "seat_done",
+    "seats_replace",
     "step_append",
     "table_id",
     "table_insert",
@@ -54,6 +61,7 @@ class SeatInfo:
     is_bot: bool = False
     bot_level: str = ""
     stand_in: bool = False  # not stored: a computer player plays while the person is away
+    done: list[str] = field(default_factory=list)  # a class's student: walkthroughs finished
 
     @property
     def taken(self) -> bool:
@@ -90,6 +98,20 @@ class StoredTable:
     actions: list[Action] = field(default_factory=list)
     seq: int = 0
     position: dict | None = None
+    # a class table (see games.models.Table): the teacher's session, the class's name,
+    # the level of the computer players for free seats at the start ("": none), the
+    # teacher's controls so far (their count, and their effect)
+    teacher_key: str = ""
+    class_name: str = ""
+    fill_level: str = ""
+    teacher_started: bool = False
+    paused: bool = False
+    next_code: str = ""
+    controls: int = 0
+
+    @property
+    def is_class(self) -> bool:
+        return bool(self.teacher_key)
 
     def record(self) -> Record:
         """The engine record: the start (a deal, or a position) and the actions."""
@@ -126,8 +148,12 @@ def table_insert(
     turn_timer_ms: int | None = None,
     beat_ms: int | None = None,
     lag_cap_ms: int = 0,
+    teacher_key: str = "",
+    class_name: str = "",
+    fill_level: str = "",
 ) -> str:
-    """Store a new table, dealt now, and return its code."""
+    """Store a new table, dealt now, and return its code (a class table when
+    ``teacher_key`` is given: see :class:`games.models.Table`)."""
     if not 0 < bot_time_scale <= 1:
         raise ValueError(f"bot_time_scale must be in (0, 1], not {bot_time_scale!r}")
     if type(away_after_ms) is not int or away_after_ms < 0:
@@ -156,6 +182,8 @@ def table_insert(
         deck, dealer = state.deck, state.dealer
     elif dealer is None:
         dealer = players - 1
+    if fill_level and fill_level.upper() not in BotLevel.__members__:
+        raise ValueError(f"fill_level must be a computer player level, not {fill_level!r}")
     if not all(0 <= s < players for s in bots):
         raise ValueError("a computer player's seat is outside the table")
     for _attempt in range(20):
@@ -176,6 +204,9 @@ def table_insert(
                     lag_cap_ms=lag_cap_ms,
                     public=public,
                     epoch_ms=int(time.time() * 1000),
+                    teacher_key=teacher_key,
+                    class_name=class_name,
+                    fill_level=fill_level,
                 )
                 Seat.objects.bulk_create(
                     Seat(
@@ -198,7 +229,7 @@ def table_load(code: str) -> StoredTable | None:
     if table is None:
         return None
     seats = [
-        SeatInfo(s.number, s.display_name, s.session_key, s.is_bot, s.bot_level)
+        SeatInfo(s.number, s.display_name, s.session_key, s.is_bot, s.bot_level, done=s.done)
         for s in table.seats.order_by("number")
     ]
     actions = [
@@ -223,6 +254,13 @@ def table_load(code: str) -> StoredTable | None:
         actions=actions,
         seq=last or 0,
         position=table.position,
+        teacher_key=table.teacher_key,
+        class_name=table.class_name,
+        fill_level=table.fill_level,
+        teacher_started=table.teacher_started,
+        paused=table.paused,
+        next_code=table.next_code,
+        controls=table.controls.count(),
     )
 
 
@@ -253,6 +291,85 @@ def seat_bind(table_id: int, number: int, session_key: str, name: str) -> None:
     Seat.objects.filter(table_id=table_id, number=number).update(
         session_key=session_key, display_name=name
     )
+
+
+def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
+    """Store ``seats`` as the table's seats, in place of the ones it had."""
+    with transaction.atomic():
+        Seat.objects.filter(table_id=table_id).delete()
+        Seat.objects.bulk_create(
+            Seat(
+                table_id=table_id,
+                number=s.number,
+                display_name=s.name,
+                session_key=s.session_key,
+                is_bot=s.is_bot,
+                bot_level=s.bot_level,
+                done=list(s.done),
+            )
+            for s in seats
+        )
+
+
+def control_append(
+    table_id: int,
+    number: int,
+    data: dict,
+    table_fields: dict | None = None,
+    seats: list[SeatInfo] | None = None,
+) -> None:
+    """Store a teacher's control number ``number`` (``data``: code, params, at_ms, seq)
+    with its effect, in one transaction: ``table_fields`` changed on the table row, and
+    ``seats`` (when given) in place of the table's seats."""
+    with transaction.atomic():
+        TableControl.objects.create(table_id=table_id, number=number, data=data)
+        if table_fields:
+            Table.objects.filter(id=table_id).update(**table_fields)
+        if seats is not None:
+            seats_replace(table_id, seats)
+
+
+def class_restart(
+    old: StoredTable, seats: list[SeatInfo], number: int, data: dict
+) -> str:
+    """A new table for the class of ``old``, with ``seats`` (the same students and
+    computer players on the same seats), the same rules, pace and teacher, waiting for
+    the teacher's start; ``old`` is closed by control ``number`` (``data``, whose
+    ``params`` get the new code), which names the new table. Returns the new code."""
+    with transaction.atomic():
+        code = table_insert(
+            players=old.players,
+            options=old.options,
+            bots={},
+            bot_time_scale=old.bot_time_scale,
+            away_after_ms=old.away_after_ms,
+            turn_timer_ms=old.turn_timer_ms,
+            beat_ms=old.beat_ms,
+            lag_cap_ms=old.lag_cap_ms,
+            teacher_key=old.teacher_key,
+            class_name=old.class_name,
+            fill_level=old.fill_level,
+        )
+        seats_replace(table_id(code), seats)
+        data = {**data, "params": {**data["params"], "code": code}}
+        control_append(old.id, number, data, {"next_code": code, "paused": False})
+    return code
+
+
+def seat_done(table_id: int, number: int, done: list[str]) -> None:
+    """Store the walkthroughs a class's student on seat ``number`` has finished."""
+    Seat.objects.filter(table_id=table_id, number=number).update(done=done)
+
+
+def classes_purge(days: int = 30) -> int:
+    """Delete the class tables opened more than ``days`` days ago, with their seats
+    (the students' names), actions, events and controls; return how many tables."""
+    old = Table.objects.exclude(teacher_key="").filter(
+        created__lt=timezone.now() - timedelta(days=days)
+    )
+    count = old.count()
+    old.delete()
+    return count
 
 
 def events_since(code: str, since: int, limit: int = 5000) -> list[dict]:

@@ -13,12 +13,26 @@ from channels.db import database_sync_to_async
 from games import tables
 from games.engine import Options
 from games.protocol import _SCHEMAS, ERROR_CODES, client_message
+from games.tables import CONTROLS
 
 from .helpers import open_connection, session_new, stacked_deck
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 LINE = re.compile(r"^(\w+) (→|←) (\{.*\})$")
-SERVER_TYPES = {"welcome", "event", "seats", "error", "pong", "ping"}
+SERVER_TYPES = {
+    "welcome",
+    "event",
+    "seats",
+    "error",
+    "pong",
+    "ping",
+    "control",
+    "class",
+    "progress",
+}
+#: A class table's frames: tests/tables/test_class_controls.py
+CLASS_SENT = {*CONTROLS, "done"}
+CLASS_RECEIVED = {"control", "class", "progress"}
 
 
 def example_lines() -> list[str]:
@@ -62,8 +76,29 @@ def test_every_frame_of_the_worked_example_is_well_formed():
             received.add(frame["type"])
     # Snap Pot: tests/tables/test_table_play.py; ping and pong (lag compensation, off in
     # the example): test_lag_compensation_lets_a_slow_connections_call_join_the_race
-    assert sent == set(_SCHEMAS) - {"snap_pot", "pong"}
-    assert received == SERVER_TYPES - {"ping"}
+    assert sent == set(_SCHEMAS) - {"snap_pot", "pong"} - CLASS_SENT
+    assert received == SERVER_TYPES - {"ping"} - CLASS_RECEIVED
+
+
+def test_every_control_code_is_documented_and_told():
+    from games.class_text import control_text
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## A class table", 1)[1].split("## Worked example", 1)[0]
+    codes = re.findall(r"^\| `(\w+)` \|", section, re.M)
+    params = {"turn_timer_ms": None, "beat_ms": 1800, "seat": 0, "name": "Ana", "code": "ACE"}
+    for code in codes:
+        assert control_text(code, {**params, "replaced": True})
+    assert set(codes) == {
+        "started",
+        "paused",
+        "resumed",
+        "pace_changed",
+        "bot_added",
+        "bot_removed",
+        "player_removed",
+        "restarted",
+    }
 
 
 @pytest.mark.django_db(transaction=True)
