@@ -45,12 +45,17 @@ def page_number_content() -> str:
 
 
 def page_css(query: sheets.SheetQuery, address: str, rtl: bool) -> str:
-    """The @page rule: paper size, the page number and the sheet's address."""
+    """The @page rule: paper size, the page number and the sheet's address (a long
+    address wraps anywhere rather than run off the page)."""
     number_side, address_side = ("left", "right") if rtl else ("right", "left")
     return (
         f"@page {{ size: {PAGE_SIZES[query.paper]}; "
-        f"@bottom-{address_side} {{ content: {css_string(address)}; }} "
-        f"@bottom-{number_side} {{ content: {page_number_content()}; }} }}"
+        f"@bottom-{address_side} {{ content: {css_string(address)}; width: 75%; "
+        "font-size: 6.5pt; color: #444; direction: ltr; "
+        "overflow-wrap: anywhere; word-break: break-all; "
+        f"text-align: {address_side}; }} "
+        f"@bottom-{number_side} {{ content: {page_number_content()}; width: 20%; "
+        f"font-size: 8.5pt; white-space: nowrap; text-align: {number_side}; }} }}"
     )
 
 
