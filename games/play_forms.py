@@ -121,18 +121,11 @@ class TableSettings:
     lag_cap_ms: int
 
 
-class OpenTableForm(LobbyForm):
-    """A table for friends or a class: 2 to 12 seats, computer players in the last seats."""
+class GameChoicesForm(LobbyForm):
+    """The choices a table opened by a person shares with a class table: the computer
+    players' level, the rules' options and the pace (see :meth:`options` and
+    :meth:`pace_ms`)."""
 
-    id_prefix = "open"
-
-    name = NameField()
-    seats = forms.TypedChoiceField(
-        label=_("Seats"), choices=[(n, str(n)) for n in range(2, 13)], coerce=int, initial=4
-    )
-    computers = forms.IntegerField(
-        label=_("Computer players in empty seats"), min_value=0, max_value=11, initial=0
-    )
     level = forms.ChoiceField(
         label=_("Level of the computer players"), choices=LEVEL_CHOICES, initial="steady"
     )
@@ -158,6 +151,38 @@ class OpenTableForm(LobbyForm):
         choices=TIMER_CHOICES,
         coerce=int,
         initial=10,
+    )
+
+    def options(self) -> Options:
+        data = self.cleaned_data
+        return Options(
+            tie_window_ms=data["tie_window_ms"],
+            index_card=data["index_card"],
+            turn_limit=data["turn_limit"],
+        )
+
+    def pace_ms(self) -> tuple[int | None, int | None]:
+        """``(turn_timer_ms, beat_ms)``: a turn timer (or none) when each player turns,
+        else the table's steady beat."""
+        data = self.cleaned_data
+        beat_ms = BEAT_MS.get(data["pace"])
+        if beat_ms is not None:
+            return None, beat_ms
+        return data["turn_timer"] * 1000 or None, None
+
+
+class OpenTableForm(GameChoicesForm):
+    """A table for friends or a class: 2 to 12 seats, computer players in the last seats."""
+
+    id_prefix = "open"
+    field_order = ["name", "seats", "computers", "level"]
+
+    name = NameField()
+    seats = forms.TypedChoiceField(
+        label=_("Seats"), choices=[(n, str(n)) for n in range(2, 13)], coerce=int, initial=4
+    )
+    computers = forms.IntegerField(
+        label=_("Computer players in empty seats"), min_value=0, max_value=11, initial=0
     )
     lag = forms.BooleanField(
         label=_("Be fair to slow connections: a call counts from when it was sent"),
@@ -186,18 +211,14 @@ class OpenTableForm(LobbyForm):
         data = self.cleaned_data
         players, computers = data["seats"], data["computers"]
         level = BotLevel[data["level"].upper()]
-        beat_ms = BEAT_MS.get(data["pace"])
+        turn_timer_ms, beat_ms = self.pace_ms()
         return TableSettings(
             name=data["name"],
             players=players,
-            options=Options(
-                tie_window_ms=data["tie_window_ms"],
-                index_card=data["index_card"],
-                turn_limit=data["turn_limit"],
-            ),
+            options=self.options(),
             bots={seat: level for seat in range(players - computers, players)},
             public=data["public"],
-            turn_timer_ms=(data["turn_timer"] * 1000 or None) if beat_ms is None else None,
+            turn_timer_ms=turn_timer_ms,
             beat_ms=beat_ms,
             lag_cap_ms=LAG_CAP_MS if data["lag"] else 0,
         )

@@ -15,6 +15,7 @@ from games import tables
 from games.engine import full_deck
 from games.models import Seat, Table
 from games.play_forms import JoinByCodeForm, OpenTableForm, PracticeForm
+from games.protocol import walkthrough_slugs
 from games.tables.codes import normalise_code
 from games.walkthroughs import card_data, clause_links, clause_sections
 
@@ -101,9 +102,18 @@ def play_table(request, code: str):
     table = Table.objects.filter(code=code).first()
     if table is None:
         raise Http404(_("There is no table with that code. Check the letters."))
+    return table_page(request, table)
+
+
+def table_page(request, table: Table, *, projector: bool = False):
+    """The table page of ``table``; with ``projector``, a class's projector view: a
+    spectator's page with big cards, the code and the narration, to follow the class
+    to its next table (``follow``: the address with ``__CODE__`` for the new code)."""
+    code = table.code
     key = session_key(request)
     seated = Seat.objects.filter(table=table, session_key=key, is_bot=False).exists()
     share_url = request.build_absolute_uri(reverse("play_table", args=[code]))
+    follow = "class_projector" if projector else "play_table"
     config = {
         "code": code,
         "socket": f"/ws/play/{code}/",
@@ -111,10 +121,16 @@ def play_table(request, code: str):
         "cards": card_faces(),
         "rules": rule_links(),
         "lobby": reverse("play"),
+        "follow": reverse(follow, args=["__CODE__"]),
+        "projector": projector,
+        # a class's student sends the walkthroughs finished on this device (known ones)
+        "walkthroughs": list(walkthrough_slugs()) if table.teacher_key else [],
     }
     context = {
         "code": code,
         "table": table,
+        "class_table": bool(table.teacher_key),
+        "projector": projector,
         "seated": seated,
         "share_url": share_url,
         "config": config,
@@ -124,4 +140,4 @@ def play_table(request, code: str):
     return render(request, "games/play_table.html", context)
 
 
-__all__ = ["lobby", "play", "play_open", "play_practice", "play_table"]
+__all__ = ["lobby", "play", "play_open", "play_practice", "play_table", "table_page"]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import play_views, quiz_views, replay_views, sheets_views, views
+from . import class_views, play_views, quiz_views, replay_views, sheets_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +13,13 @@ urlpatterns = [
     path("replay/<str:code>/", replay_views.replay, name="replay"),
     path("replay/<str:code>/lesson/", replay_views.replay_lesson, name="replay_lesson"),
     path("teach/", views.teach, name="teach"),
+    path("teach/class/", class_views.class_new, name="class_new"),
+    path("teach/class/<str:code>/", class_views.class_teacher, name="class_teacher"),
+    path(
+        "teach/class/<str:code>/projector/",
+        class_views.class_projector,
+        name="class_projector",
+    ),
     path("teach/sheet/", sheets_views.sheet, name="sheet"),
     path("teach/sheet.pdf", sheets_views.sheet_pdf, name="sheet_pdf"),
     path("teach/quiz/", quiz_views.quiz, name="quiz"),

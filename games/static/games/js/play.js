@@ -2,6 +2,9 @@
 // Everything it shows comes from the server: the view after each event (counts
 // and face-up cards only), and each event told in this page's language (`text`).
 // It never decides an outcome: a move is sent, and the server's events answer.
+// At a class table it also follows the teacher's controls (a pause, a new game at a
+// new table), sends the walkthroughs finished on this device, and, as the class's
+// projector view (config.projector), only watches, big.
 import { drawTable } from "./table.js";
 import { connectProjector } from "./projector.js";
 
@@ -32,6 +35,7 @@ const table = {
   seat: null, // this browser's seat, or null while watching
   seats: [],
   started: false,
+  klass: null, // a class table's state (docs/protocol.md, "A class table"), else null
   pace: {},
   view: null,
   lastSeq: null, // the last event shown (null before the first welcome)
@@ -89,6 +93,12 @@ const handlers = {
     table.seats = frame.seats;
     table.started = frame.started;
     table.pace = frame.pace;
+    table.klass = frame.class;
+    if (table.klass && table.klass.next_code) {
+      follow(table.klass.next_code);
+      return;
+    }
+    if (!first && frame.seq === table.lastSeq) table.view = frame.view; // seats changed, not the game
     if (first || frame.seq < table.lastSeq) {
       table.view = frame.view;
       table.lastSeq = frame.seq;
@@ -101,7 +111,23 @@ const handlers = {
     }
     showSeats();
     draw(); // the seat may be new (just sat down, or back after a reconnection)
-    if (first && table.seat !== null) root.scrollIntoView({ block: "start" });
+    if (first && table.seat !== null && !config.projector) root.scrollIntoView({ block: "start" });
+    sendDone();
+  },
+  control(frame) {
+    table.klass = frame.class;
+    tell(frame, { announce: true });
+    if (frame.code === "restarted") {
+      follow(frame.params.code);
+      return;
+    }
+    showSeats();
+    updateButtons();
+  },
+  class(frame) {
+    table.klass = frame.class;
+    showSeats();
+    updateButtons();
   },
   seats(frame) {
     table.seats = frame.seats;
@@ -186,7 +212,8 @@ function isMyTurn() {
 
 function updateButtons() {
   const v = table.view;
-  const playing = connected() && v && table.seat !== null && table.started && !v.over;
+  const paused = Boolean(table.klass && table.klass.paused);
+  const playing = connected() && v && table.seat !== null && table.started && !v.over && !paused;
   const hasCards = playing && !v.out[table.seat];
   moves.turn.disabled = !(hasCards && isMyTurn() && !v.race_open && !table.pace.beat_ms);
   moves.turn.hidden = Boolean(table.pace.beat_ms);
@@ -202,9 +229,22 @@ function showSeats() {
   const taken = table.seats.filter((s) => s.taken).length;
   const total = table.seats.length;
   const free = total - taken;
-  joinForm.hidden = !(table.seat === null && free > 0 && !(table.view && table.view.over));
+  const k = table.klass;
+  joinForm.hidden = !(table.seat === null && free > 0 && !(table.view && table.view.over)) || config.projector;
   let text;
   if (table.view && table.view.over) text = gettext("The game is over.");
+  else if (k && !k.started) {
+    text = interpolate(
+      ngettext(
+        "Waiting for the teacher to start the game: %(taken)s of %(total)s seats taken.",
+        "Waiting for the teacher to start the game: %(taken)s of %(total)s seats taken.",
+        taken,
+      ),
+      { taken, total },
+      true,
+    );
+  } else if (k && k.pausing) text = gettext("The teacher is pausing the game: this race ends first.");
+  else if (k && k.paused) text = gettext("The teacher has paused the game. Wait until it goes on.");
   else if (!table.started) {
     text = interpolate(
       ngettext(
@@ -256,14 +296,46 @@ function ruleLinks(ids) {
 function tell(frame, { announce }) {
   if (!frame.text) return;
   const item = document.createElement("li");
-  item.className = `told-${frame.code}`;
+  item.className = frame.type === "control" ? "told-control" : `told-${frame.code}`;
   item.append(frame.text);
   const rules = ruleLinks(frame.rules || []);
   if (rules) item.append(rules);
   log.prepend(item);
   while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
-  if (announce && ANNOUNCED.has(frame.code)) announcer.textContent = frame.text;
+  if (announce && (ANNOUNCED.has(frame.code) || frame.type === "control")) announcer.textContent = frame.text;
 }
+
+// ---- A class table -------------------------------------------------------------
+
+function follow(code) {
+  // The class goes on at a new table (the teacher's "new game"): go there too.
+  gone = true;
+  location.assign(config.follow.replace("__CODE__", encodeURIComponent(code)));
+}
+
+const DONE_PREFIX = "snap-walkthrough-done:"; // as walkthrough.js marks them
+let doneSent = "";
+
+function sendDone() {
+  // A class's student tells the teacher which walkthroughs this device has finished.
+  if (!table.klass || table.seat === null || !connected()) return;
+  const done = config.walkthroughs.filter((slug) => {
+    try {
+      return localStorage.getItem(DONE_PREFIX + slug) === "1";
+    } catch {
+      return false;
+    }
+  });
+  const key = `${table.seat}:${done.join(",")}`;
+  if (!done.length || key === doneSent) return;
+  doneSent = key;
+  send({ type: "done", walkthroughs: done });
+}
+
+// A walkthrough finished in another tab while at the table counts too.
+window.addEventListener("storage", (e) => {
+  if (e.key && e.key.startsWith(DONE_PREFIX)) sendDone();
+});
 
 function finish(text, { focus }) {
   finished.hidden = false;
@@ -377,4 +449,5 @@ root.querySelector('[data-action="copy"]').addEventListener("click", async () =>
   }
 });
 
+if (config.projector) projector.enter();
 connect();

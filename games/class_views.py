@@ -1,0 +1,114 @@
+"""A teacher's class table: the form that opens it (``/<lang>/teach/class/``), the
+teacher's page (``…/class/<code>/``: the join code, the seats, the controls, the
+walkthroughs each student has finished, the replay after a game) and the projector
+view (``…/class/<code>/projector/``).
+
+The teacher is the browser session that opened the table; the two class pages are
+for that session only (403 for anyone else). The controls themselves travel over the
+table's WebSocket (docs/protocol.md, "A class table"), where they are checked again.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games import narration, tables
+from games.class_forms import ClassTableForm, PaceForm
+from games.class_text import pace_text
+from games.models import Table
+from games.play_forms import BEAT_MS, LEVEL_CHOICES
+from games.play_views import session_key, table_page
+from games.protocol import walkthrough_slugs
+from games.tables.codes import normalise_code
+
+__all__ = ["class_new", "class_projector", "class_teacher"]
+
+
+def class_new(request):
+    """The form; a valid one opens the class table and goes to the teacher's page."""
+    form = ClassTableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        s = form.settings()
+        code = tables.table_open_class(
+            session_key=session_key(request),
+            class_name=s.class_name,
+            players=s.players,
+            options=s.options,
+            fill_level=s.fill_level,
+            turn_timer_ms=s.turn_timer_ms,
+            beat_ms=s.beat_ms,
+        )
+        return redirect("class_teacher", code=code)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "games/class_new.html", {"form": form}, status=status)
+
+
+def teachers_table(request, code: str) -> Table | None:
+    """The class table ``code`` if this browser is its teacher; None if it is not
+    (404 when there is no such class table)."""
+    table = Table.objects.filter(code=normalise_code(code)).exclude(teacher_key="").first()
+    if table is None:
+        raise Http404(_("There is no class table with that code. Check the letters."))
+    if not tables.class_teacher(code=table.code, session_key=request.session.session_key):
+        return None
+    return table
+
+
+def not_the_teacher(request, table_code: str):
+    return render(
+        request,
+        "games/class_forbidden.html",
+        {"code": table_code, "table_url": reverse("play_table", args=[table_code])},
+        status=403,
+    )
+
+
+def pace_choice(table: Table) -> dict:
+    """The pace form's choices for the table's current pace."""
+    beats = {ms: name for name, ms in BEAT_MS.items()}
+    if table.beat_ms:
+        return {"pace": beats.get(table.beat_ms, "beat"), "turn_timer": 0}
+    return {"pace": "own", "turn_timer": (table.turn_timer_ms or 0) // 1000}
+
+
+def class_teacher(request, code: str):
+    table = teachers_table(request, code)
+    if table is None:
+        return not_the_teacher(request, normalise_code(code))
+    code = table.code
+    template = "__CODE__"
+    config = {
+        "code": code,
+        "socket": f"/ws/play/{code}/",
+        "lang": request.LANGUAGE_CODE,
+        "follow": reverse("class_teacher", args=[template]),
+        "beat_ms": BEAT_MS,
+        "walkthroughs": [
+            {"slug": slug, "title": str(narration.TITLES[slug])} for slug in walkthrough_slugs()
+        ],
+        "levels": {value: str(label) for value, label in LEVEL_CHOICES},
+    }
+    context = {
+        "code": code,
+        "table": table,
+        "share_url": request.build_absolute_uri(reverse("play_table", args=[code])),
+        "projector_url": reverse("class_projector", args=[code]),
+        "replay_url": reverse("replay", args=[code]),
+        "lesson_url": reverse("replay_lesson", args=[code]),
+        "pace_form": PaceForm(initial=pace_choice(table)),
+        "pace_now": pace_text(table.turn_timer_ms, table.beat_ms),
+        "levels": LEVEL_CHOICES,
+        "level": table.fill_level or "steady",
+        "config": config,
+    }
+    return render(request, "games/class_teacher.html", context)
+
+
+def class_projector(request, code: str):
+    table = teachers_table(request, code)
+    if table is None:
+        return not_the_teacher(request, normalise_code(code))
+    return table_page(request, table, projector=True)

@@ -1,0 +1,153 @@
+"""A class table in real browsers, against daphne: a teacher opens it in English, two
+students join from a Hebrew and a Tamil page (each its own browser), the teacher sees
+their names and finished walkthroughs, starts, pauses and resumes the game, shows it
+on the projector view, and after the end opens the game as a lesson."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.utils import translation
+
+from games.class_text import control_text
+
+pytestmark = pytest.mark.browser
+
+HEBREW = re.compile(r"[\u0590-\u05ff]")
+TAMIL = re.compile(r"[\u0b80-\u0bff]")
+
+
+def open_class(page, url: str) -> str:
+    page.goto(f"{url}/en/teach/")
+    page.get_by_role("link", name="A class table").click()
+    page.wait_for_url("**/en/teach/class/")
+    page.locator("#class_class_name").fill("Class 4B")
+    page.locator("#class_seats").select_option("3")
+    page.locator("#class_fill").check()
+    page.locator("#class_level").select_option("quick")
+    page.locator("#class_turn_limit").fill("12")
+    page.locator("#class_turn_timer").select_option("5")
+    page.locator("form.open-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/en/teach/class/[A-Z0-9]{6}/$"))
+    return page.locator("#class-code").inner_text().strip()
+
+
+def join(page, url: str, lang: str, code: str, name: str, done: list[str]) -> None:
+    """A student types the code on the lobby of their language, then a first name;
+    ``done``: walkthroughs this device has finished (as walkthrough.js marks them)."""
+    page.goto(f"{url}/{lang}/play/")
+    for slug in done:
+        page.evaluate("slug => localStorage.setItem('snap-walkthrough-done:' + slug, '1')", slug)
+    page.locator("#join_code").fill(code.lower())
+    page.locator("#join_code").press("Enter")
+    page.wait_for_url(f"**/{lang}/play/{code}/")
+    page.locator("#join-name").fill(name)
+    page.locator("#join-name").press("Enter")
+    page.locator(".seat.learner").wait_for()
+
+
+def play_a_little(page) -> None:
+    """What a child does: turn when it is their turn, call when two ranks match."""
+    ranks = page.locator(".seat .card.face .rank").all_inner_texts()
+    if len(ranks) != len(set(ranks)) and page.locator("[data-move=snap]").is_enabled():
+        page.keyboard.press("s")
+    elif page.locator("[data-move=turn]").is_enabled():
+        page.keyboard.press("t")
+
+
+def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
+    chromium, site_url, screenshot
+):
+    contexts = [
+        chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+        for locale in ("en", "he", "ta")
+    ]
+    teacher, noa, kavin = (c.new_page() for c in contexts)
+    errors: list[str] = []
+    for page in (teacher, noa, kavin):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    code = open_class(teacher, site_url)
+    assert teacher.locator("#class-status").inner_text().startswith("Waiting for students: 0 of 3")
+
+    join(noa, site_url, "he", code, "נועה", done=["first-turns", "snap-by-anyone"])
+    join(kavin, site_url, "ta", code, "கவின்", done=[])
+    rows = teacher.locator("#class-seats tr")
+    rows.nth(1).locator(".seat-player").wait_for()
+    assert rows.nth(0).locator(".seat-player").inner_text() == "נועה"
+    assert rows.nth(1).locator(".seat-player").inner_text() == "கவின்"
+    assert rows.nth(2).locator(".seat-free").count() == 1
+    # Noa's page told the teacher what she had finished on her tablet
+    teacher.wait_for_function(
+        "() => document.querySelector('#class-seats tr .done-count').textContent.startsWith('2 of')"
+    )
+    assert rows.nth(0).locator(".done-list li").count() == 2
+    assert rows.nth(1).locator(".done-count").inner_text().startswith("0 of")
+    # the students wait for the teacher, each page in its own language
+    assert noa.locator("[data-move=turn]").is_disabled()
+    screenshot(teacher, "class-teacher-before-start")
+
+    teacher.locator("[data-control=start]").click()
+    teacher.locator("[data-control=pause]").wait_for()
+    # the free seat got a computer player of the level the teacher chose
+    assert "Quick" in rows.nth(2).inner_text()
+    projector = contexts[0].new_page()  # the teacher's own browser, on the projector
+    projector.on("pageerror", lambda e: errors.append(str(e)))
+    projector.goto(f"{site_url}/en/teach/class/{code}/projector/")
+    projector.locator(".seat").first.wait_for()
+    assert projector.locator("#live-table.class-projector.projector").count() == 1
+    assert projector.locator("#share-code").inner_text() == code
+    assert not projector.locator("[data-move=turn]").is_visible()
+
+    deadline = time.monotonic() + 30
+    while noa.locator("#told-log li").count() < 3:  # a few turns, then the pause
+        assert time.monotonic() < deadline, "the game did not get going"
+        play_a_little(noa)
+        play_a_little(kavin)
+        noa.wait_for_timeout(150)
+    teacher.locator("[data-control=pause]").click()
+    teacher.locator("[data-control=resume]").wait_for()
+    assert "paused" in teacher.locator("#class-status").inner_text()
+    for student in (noa, kavin):
+        student.locator(".told-control").first.wait_for()  # told in the page's language
+        student.wait_for_function("() => document.querySelector('[data-move=snap]').disabled")
+    for student, lang in ((noa, "he"), (kavin, "ta")):
+        with translation.override(lang):
+            told = control_text("paused", {})
+        assert student.locator("#told-log li.told-control").first.inner_text() == told
+    # the game's own events too: Hebrew on Noa's page, Tamil on Kavin's
+    assert HEBREW.search(noa.locator("#told-log li:not(.told-control)").first.inner_text())
+    assert TAMIL.search(kavin.locator("#told-log li:not(.told-control)").first.inner_text())
+    paused_log = noa.locator("#told-log").inner_text()
+    noa.wait_for_timeout(1500)
+    assert noa.locator("#told-log").inner_text() == paused_log  # nothing moves while paused
+    projector.locator(".told-control").first.wait_for()
+    screenshot(projector, "class-projector-paused")
+    screenshot(teacher, "class-teacher-paused")
+
+    teacher.locator("[data-control=resume]").click()
+    teacher.locator("[data-control=pause]").wait_for()
+    deadline = time.monotonic() + 90
+    while not (noa.locator("#finished").is_visible() and kavin.locator("#finished").is_visible()):
+        assert time.monotonic() < deadline, "the game did not end"
+        play_a_little(noa)
+        play_a_little(kavin)
+        noa.wait_for_timeout(150)
+    teacher.locator("#class-over").wait_for()
+    assert teacher.locator("#class-status").inner_text() == "The game is over."
+    projector.locator("#finished").wait_for()
+    assert re.search(r"[A-Za-z]", projector.locator("#told-log li").first.inner_text())
+    screenshot(projector, "class-projector-over")
+    screenshot(teacher, "class-teacher-over")
+
+    teacher.locator("#lesson-link").click()
+    teacher.wait_for_url(f"**/en/replay/{code}/lesson/")
+    teacher.locator(".player .seat").first.wait_for()
+    assert (
+        "נועה" in teacher.locator("main").inner_text()
+        or "கவின்" in teacher.locator("main").inner_text()
+    )
+    assert errors == []
+    for context in contexts:
+        context.close()
