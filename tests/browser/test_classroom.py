@@ -1,7 +1,8 @@
 """A class table in real browsers, against daphne: a teacher opens it in English, two
 students join from a Hebrew and a Tamil page (each its own browser), the teacher sees
 their names and finished walkthroughs, starts, pauses and resumes the game, shows it
-on the projector view, and after the end opens the game as a lesson."""
+on the projector view, after the end opens the game as a lesson, then starts a new
+game with the same students, whose pages follow."""
 
 from __future__ import annotations
 
@@ -148,6 +149,19 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
         "נועה" in teacher.locator("main").inner_text()
         or "கவின்" in teacher.locator("main").inner_text()
     )
+
+    # A new game with the same students: every page follows the class to its new table
+    teacher.go_back()
+    teacher.locator("[data-control=restart]:not([disabled])").click()
+    teacher.wait_for_url(re.compile(rf"/en/teach/class/(?!{code})[A-Z0-9]{{6}}/$"))
+    new_code = teacher.locator("#class-code").inner_text().strip()
+    for student, lang in ((noa, "he"), (kavin, "ta")):
+        student.wait_for_url(f"**/{lang}/play/{new_code}/")
+        student.locator(".seat.learner").wait_for()  # on the same seat, without typing
+    projector.wait_for_url(f"**/en/teach/class/{new_code}/projector/")
+    teacher.locator("[data-control=start]:not([disabled])").wait_for()
+    names = teacher.locator("#class-seats .seat-player").all_inner_texts()
+    assert names == ["נועה", "கவின்", "Computer 1"]
     assert errors == []
     for context in contexts:
         context.close()
