@@ -40,9 +40,7 @@ def control_text(code: str, params: dict) -> str:
             pace=pace_text(params["turn_timer_ms"], params["beat_ms"]),
         )
     if code == "bot_added":
-        return _("A computer player sits down at seat %(number)d.") % {
-            "number": params["seat"] + 1
-        }
+        return _("A computer player sits down at seat %(number)d.") % {"number": params["seat"] + 1}
     if code == "bot_removed":
         return _("The computer player at seat %(number)d leaves the table.") % {
             "number": params["seat"] + 1
@@ -55,7 +53,5 @@ def control_text(code: str, params: dict) -> str:
             )
         return fill(_("%(name)s leaves the table."), name=params["name"])
     if code == "restarted":
-        return fill(
-            _("The teacher started a new game at table %(code)s."), code=params["code"]
-        )
+        return fill(_("The teacher started a new game at table %(code)s."), code=params["code"])
     raise ValueError(f"unknown control {code!r}")

@@ -193,6 +193,7 @@ def _walkthroughs(value: Any) -> bool:
 def _ms_or_null(low: int, high: int):
     return lambda v: v is None or (type(v) is int and low <= v <= high)
 
+
 #: Each client message type and its fields: name -> (required, check).
 _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "hello": {

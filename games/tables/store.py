@@ -329,9 +329,7 @@ def control_append(
             seats_replace(table_id, seats)
 
 
-def class_restart(
-    old: StoredTable, seats: list[SeatInfo], number: int, data: dict
-) -> str:
+def class_restart(old: StoredTable, seats: list[SeatInfo], number: int, data: dict) -> str:
     """A new table for the class of ``old``, with ``seats`` (the same students and
     computer players on the same seats), the same rules, pace and teacher, waiting for
     the teacher's start; ``old`` is closed by control ``number`` (``data``, whose
