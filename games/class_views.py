@@ -10,6 +10,9 @@ table's WebSocket (docs/protocol.md, "A class table"), where they are checked ag
 
 from __future__ import annotations
 
+import logging
+
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,11 +29,26 @@ from games.tables.codes import normalise_code
 
 __all__ = ["class_new", "class_projector", "class_teacher"]
 
+logger = logging.getLogger(__name__)
+
+
+def purge_old_classes() -> None:
+    """Delete the class tables (and students' names) older than 30 days, as
+    ``manage.py purge_classes`` does, so that nobody has to remember to run it. One
+    small query; a failure is logged and never stops a teacher opening a table."""
+    try:
+        with transaction.atomic():  # a failed purge leaves the request's database usable
+            tables.classes_purge(days=30)
+    except Exception:
+        logger.exception("Deleting the class tables older than 30 days failed")
+
 
 def class_new(request):
-    """The form; a valid one opens the class table and goes to the teacher's page."""
+    """The form; a valid one opens the class table and goes to the teacher's page
+    (deleting the class tables older than 30 days first)."""
     form = ClassTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        purge_old_classes()
         s = form.settings()
         code = tables.table_open_class(
             session_key=session_key(request),

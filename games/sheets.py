@@ -4,7 +4,8 @@ A sheet's choices live in the query string so it can be bookmarked and shared:
 ``?also=<lang2>&parts=start,rules,glossary,walkthrough:<slug>,quiz&paper=a4&seed=N``.
 ``parts`` may also come as repeated parameters (the builder's check boxes); the
 canonical address joins them with commas. ``rules`` is every rules section,
-``rules:<slug>`` one of them; ``seed`` picks the quiz (as on the quiz pages).
+``rules:<slug>`` one of them; ``seed`` picks the quiz (as on the quiz pages);
+``game:<CODE>`` is a finished table's game (``games.sheets_game``).
 
 Anything not allowed raises :class:`BadSheetQuery` with sentences in the page's
 language that say what is allowed; the view answers 400 with them.
@@ -18,11 +19,12 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games import walkthroughs
+from games import sheets_game, walkthroughs
 from games.models import RulesSection
 from games.texts import fill
 
 PAPERS = ("a4", "letter")
+is_game = sheets_game.is_game_part
 MAX_SEED = 10**9
 
 
@@ -131,8 +133,9 @@ def parse(lang: str, params) -> SheetQuery:
 
     getlist = params.getlist if hasattr(params, "getlist") else lambda k: params.get(k, [])
     parts = _read_parts(getlist("parts"))
+    parts = list(dict.fromkeys(sheets_game.canonical(p) if is_game(p) else p for p in parts))
     allowed = allowed_parts()
-    unknown = [p for p in parts if p not in allowed]
+    unknown = [p for p in parts if p not in allowed and not is_game(p)]
     for part in unknown:
         problems.append(
             fill(
@@ -141,6 +144,9 @@ def parse(lang: str, params) -> SheetQuery:
                 allowed=_listing(allowed),
             )
         )
+    for part in filter(is_game, parts):
+        if (problem := sheets_game.problem(part)) is not None:
+            problems.append(problem)
     if not parts:
         problems.append(
             fill(

@@ -18,7 +18,7 @@ import re
 from django.conf import settings
 from django.utils import translation
 
-from games import walkthroughs
+from games import sheets_game, walkthroughs
 from games.models import GlossaryEntry, RulesSection, StartStep
 from games.sheets import SheetQuery, quiz_available
 from games.templatetags.snap_text import render_markup
@@ -203,4 +203,6 @@ def parts(query: SheetQuery) -> list[dict]:
             result.append(walkthrough_part(query, slug))
         elif kind == "quiz" and quiz_available():
             result.append(quiz_part(query))
+        elif kind == "game":
+            result.append(sheets_game.game_part(query, part))
     return result

@@ -89,11 +89,16 @@ def sheet_context(request, query: sheets.SheetQuery) -> dict:
     qs = query.query_string()
     address = request.build_absolute_uri(f"{reverse('sheet')}?{qs}")
     rtl = sheets_content.direction(query.lang) == "rtl"
+    parts = sheets_content.parts(query)
+    for part in parts:
+        if part["kind"] == "game":  # the replay's address, to type in from the paper
+            for heading in part["headings"]:
+                heading["replay_url"] = request.build_absolute_uri(heading["replay_path"])
     return {
         "query": query,
         "columns": columns(query),
         "two": query.also is not None,
-        "parts": sheets_content.parts(query),
+        "parts": parts,
         "address": address,
         "page_css": page_css(query, address, rtl),
         "pdf_url": f"{reverse('sheet_pdf')}?{qs}",

@@ -16,6 +16,9 @@
   only asks the kernel which source address its route would use, and
   `hostname -I` lists the interfaces' addresses.
 
+Before daphne starts, `manage.py purge_classes` deletes the class tables (and the
+students' names) opened more than 30 days ago; if it fails the server starts anyway.
+
 It imports nothing from Django, so it runs before settings can load.
 """
 
@@ -182,6 +185,26 @@ def daphne_command(host: str, port: int) -> list[str]:
     ]
 
 
+def purge_command() -> list[str]:
+    return [sys.executable, str(BASE_DIR / "manage.py"), "purge_classes"]
+
+
+def purge_old_classes(env: Mapping[str, str], timeout: float = 60) -> str:
+    """Delete the class tables (and students' names) older than 30 days before serving,
+    in a child process (this module loads no Django); return the line to print. A
+    failure is told and the server starts all the same."""
+    try:
+        result = subprocess.run(
+            purge_command(), env=dict(env), capture_output=True, text=True, timeout=timeout
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"Old class tables were not deleted this time ({error}); starting anyway."
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"Old class tables were not deleted this time ({last}); starting anyway."
+    return result.stdout.strip()
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m snapsite.serve", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1", help="0.0.0.0 serves the whole network")
@@ -205,6 +228,7 @@ def main(argv: list[str] | None = None) -> None:
         secret_key=key,
         addresses=addresses,
     )
+    print(purge_old_classes(env), flush=True)
     print(announcement(args.host, args.port, addresses, args.debug), flush=True)
     command = daphne_command(args.host, args.port)
     os.execve(command[0], command, env)

@@ -20,6 +20,13 @@ from snapsite import serve
 NETWORK = ["127.0.0.1", "169.254.3.4", "fe80::1", "fd00::2", "192.168.1.20", "10.0.0.5"]
 
 
+@pytest.fixture(autouse=True)
+def no_purge_of_a_real_database(monkeypatch):
+    """serve.main() runs purge_classes first: not on the developer's database here
+    (tests/pages/test_class_purge_by_itself.py tests it; a launched site runs it)."""
+    monkeypatch.setattr(serve, "purge_old_classes", lambda env: "")
+
+
 def network_env(**overrides):
     base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
     base.pop("DJANGO_SETTINGS_MODULE", None)  # pytest's test settings, not the site's

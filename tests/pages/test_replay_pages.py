@@ -56,6 +56,8 @@ NEW_SENTENCES = [
     "You and two computer players who take their time.",
     # the live tables' own new sentences, reused here
     "Play again",
+    # the game as a lesson sheet (games/sheets_game.py)
+    "Print the game as a sheet",
 ]
 NEW_PATTERNS = [
     *(re.escape(text) for text in NEW_SENTENCES),
