@@ -203,6 +203,8 @@ class ClassControls:
         return None
 
     async def _control_remove_player(self, message: dict) -> str | None:
+        if self.state.over:  # the finished game (its replay) keeps its players' names
+            return "not_now"
         seat = self._seat_to_change(message)
         if seat is None or not seat.taken or seat.is_bot:
             return "bad_seat"

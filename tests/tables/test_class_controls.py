@@ -404,3 +404,26 @@ async def test_students_done_marks_reach_the_teacher_only():
     assert await watcher.nothing() and await ana.nothing()
     teacher_again = await connect(code, teacher.session_key)
     assert teacher_again.welcome["class"]["done"] == [[slugs[0], slugs[2]], []]
+
+
+async def test_a_student_cannot_be_removed_from_a_finished_game_whose_replay_keeps_the_name():
+    code, teacher = await open_class(players=2, options=Options(turn_limit=2))
+    await database_sync_to_async(
+        lambda: Table.objects.filter(code=code).update(
+            deck=[c.code for c in stacked_deck(2, ["7H", "8S", "2C", "9D"])], dealer=1
+        )
+    )()
+    tables.registry_drop()
+    ana, ben = await player(code, "Ana"), await player(code, "Ben")
+    await control(teacher, type="start")
+    await ana.send(type="turn")
+    await ben.until("card_turned")
+    await ben.send(type="turn")
+    await teacher.until("game_over")
+    before = await table_row(code)
+    await teacher.send(type="remove_player", seat=0)
+    assert (await until_type(teacher, "error"))["code"] == "not_now"
+    assert await table_row(code) == before  # Ana's name stays with the finished game
+    late = await connect(code, await session_new())  # nobody can take her seat afterwards
+    await late.send(type="join", name="Zed")
+    assert (await late.error())["code"] == "table_full"
