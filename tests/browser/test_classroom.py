@@ -11,6 +11,7 @@ import time
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from games.class_text import control_text
 
@@ -92,7 +93,7 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
     teacher.locator("[data-control=start]").click()
     teacher.locator("[data-control=pause]").wait_for()
     # the free seat got a computer player of the level the teacher chose
-    assert "Quick" in rows.nth(2).inner_text()
+    expect(rows.nth(2)).to_contain_text("Quick")  # redrawn after the control: may lag
     projector = contexts[0].new_page()  # the teacher's own browser, on the projector
     projector.on("pageerror", lambda e: errors.append(str(e)))
     projector.goto(f"{site_url}/en/teach/class/{code}/projector/")
@@ -109,14 +110,14 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
         noa.wait_for_timeout(150)
     teacher.locator("[data-control=pause]").click()
     teacher.locator("[data-control=resume]").wait_for()
-    assert "paused" in teacher.locator("#class-status").inner_text()
+    expect(teacher.locator("#class-status")).to_contain_text("paused")
     for student in (noa, kavin):
         student.locator(".told-control").first.wait_for()  # told in the page's language
         student.wait_for_function("() => document.querySelector('[data-move=snap]').disabled")
     for student, lang in ((noa, "he"), (kavin, "ta")):
         with translation.override(lang):
             told = control_text("paused", {})
-        assert student.locator("#told-log li.told-control").first.inner_text() == told
+        expect(student.locator("#told-log li.told-control").first).to_have_text(told)
     # the game's own events too: Hebrew on Noa's page, Tamil on Kavin's
     assert HEBREW.search(noa.locator("#told-log li:not(.told-control)").first.inner_text())
     assert TAMIL.search(kavin.locator("#told-log li:not(.told-control)").first.inner_text())
@@ -136,7 +137,7 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
         play_a_little(kavin)
         noa.wait_for_timeout(150)
     teacher.locator("#class-over").wait_for()
-    assert teacher.locator("#class-status").inner_text() == "The game is over."
+    expect(teacher.locator("#class-status")).to_have_text("The game is over.")
     projector.locator("#finished").wait_for()
     assert re.search(r"[A-Za-z]", projector.locator("#told-log li").first.inner_text())
     screenshot(projector, "class-projector-over")
