@@ -89,6 +89,13 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
     # the students wait for the teacher, each page in its own language
     assert noa.locator("[data-move=turn]").is_disabled()
     screenshot(teacher, "class-teacher-before-start")
+    # the teacher's browser on the table page itself is offered no seat (a seat is free)
+    own = contexts[0].new_page()
+    own.goto(f"{site_url}/en/play/{code}/")
+    own.locator(".seat").first.wait_for()
+    own.wait_for_function("() => document.getElementById('table-status').textContent !== ''")
+    assert own.locator("#join-seat").is_hidden()
+    own.close()
 
     teacher.locator("[data-control=start]").click()
     teacher.locator("[data-control=pause]").wait_for()

@@ -230,7 +230,9 @@ function showSeats() {
   const total = table.seats.length;
   const free = total - taken;
   const k = table.klass;
-  joinForm.hidden = !(table.seat === null && free > 0 && !(table.view && table.view.over)) || config.projector;
+  const mayJoin = table.seat === null && free > 0 && !(table.view && table.view.over);
+  // the teacher of a class never takes a seat (the server would refuse: is_teacher)
+  joinForm.hidden = !mayJoin || config.projector || Boolean(k && k.teacher);
   let text;
   if (table.view && table.view.over) text = gettext("The game is over.");
   else if (k && !k.started) {
