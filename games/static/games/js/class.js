@@ -247,24 +247,49 @@ function playerCell(seat) {
 }
 
 function renderSeats() {
-  seatsBody.replaceChildren(
-    ...state.seats.map((seat) => {
-      const row = document.createElement("tr");
-      row.className = seat.bot ? "seat-bot" : seat.taken ? "seat-student" : "seat-empty";
-      const number = document.createElement("th");
-      number.scope = "row";
-      number.textContent = String(seat.seat + 1);
-      row.append(number, playerCell(seat), doneCell(seat), changeCell(seat));
-      return row;
-    }),
-  );
+  const rows = state.seats.map((seat) => {
+    const row = document.createElement("tr");
+    row.className = seat.bot ? "seat-bot" : seat.taken ? "seat-student" : "seat-empty";
+    const number = document.createElement("th");
+    number.scope = "row";
+    number.tabIndex = -1; // where the focus goes when its row's button goes away
+    number.textContent = String(seat.seat + 1);
+    row.append(number, playerCell(seat), doneCell(seat), changeCell(seat));
+    return row;
+  });
+  // Drawn again only when a seat changed (each frame would take the focus away), and
+  // then a button focused in a row hands the focus to that row's new button (else to
+  // its seat number), not to <body>.
+  const html = rows.map((r) => r.outerHTML).join("");
+  if (html === [...seatsBody.children].map((r) => r.outerHTML).join("")) return;
+  const focused = document.activeElement;
+  const at = seatsBody.contains(focused) ? [...seatsBody.children].indexOf(focused.closest("tr")) : -1;
+  seatsBody.replaceChildren(...rows);
+  const again = rows[at];
+  if (!again) return;
+  (again.querySelector("button:not([disabled])") || again.querySelector("th")).focus();
+}
+
+// A control focused when it is hidden or disabled (Start becomes Pause, Pause becomes
+// Go on) would drop the focus to <body>: it moves to the control shown instead, or
+// waits on the status line while the game is pausing, then goes to "Go on".
+function keepControlFocus(focused) {
+  const shown = [buttons.pause, buttons.resume, buttons.start].find((b) => !b.hidden && !b.disabled);
+  const lost = Object.values(buttons).includes(focused) && (focused.hidden || focused.disabled);
+  if (lost && shown) shown.focus();
+  else if (lost) {
+    statusLine.tabIndex = -1;
+    statusLine.focus();
+  } else if (focused === statusLine && shown) shown.focus();
 }
 
 function render() {
   const k = state.klass;
   const v = state.view;
   const over = Boolean(v && v.over);
-  statusLine.textContent = statusText();
+  const focused = document.activeElement;
+  const status = statusText();
+  if (statusLine.textContent !== status) statusLine.textContent = status; // role="status"
   const live = connected() && k && !k.next_code;
   buttons.start.hidden = Boolean(k && k.started);
   buttons.start.disabled = !live;
@@ -275,6 +300,7 @@ function render() {
   buttons.restart.hidden = !(k && k.started);
   buttons.restart.disabled = !live;
   page.classList.toggle("paused", Boolean(k && k.paused));
+  keepControlFocus(focused);
   renderSeats();
   const wasHidden = overBox.hidden;
   overBox.hidden = !over;

@@ -17,9 +17,11 @@ const refusedLine = document.getElementById("move-refused");
 const log = document.getElementById("told-log");
 const announcer = document.getElementById("announcer");
 const joinForm = document.getElementById("join-seat");
+const nameInput = document.getElementById("join-name");
 const finished = document.getElementById("finished");
 const finishedText = document.getElementById("finished-text");
 const moves = Object.fromEntries([...root.querySelectorAll("[data-move]")].map((b) => [b.dataset.move, b]));
+const moveGroup = root.querySelector(".live-buttons");
 const soundButton = root.querySelector('[data-action="sound"]');
 const LOG_LENGTH = 8; // events kept on screen
 const HISTORY = 6; // events told again when the page opens on a game under way
@@ -154,6 +156,7 @@ const handlers = {
   error(frame) {
     const text = frame.message || gettext("That move is not allowed now.");
     refusedLine.textContent = text; // role="alert": read out at once
+    if (!joinForm.hidden) nameInput.setAttribute("aria-invalid", "true"); // a name refused
   },
   ping(frame) {
     send({ type: "pong", t: frame.t });
@@ -211,6 +214,7 @@ function isMyTurn() {
 }
 
 function updateButtons() {
+  const focused = document.activeElement;
   const v = table.view;
   const paused = Boolean(table.klass && table.klass.paused);
   const playing = connected() && v && table.seat !== null && table.started && !v.over && !paused;
@@ -219,9 +223,23 @@ function updateButtons() {
   moves.turn.hidden = Boolean(table.pace.beat_ms);
   moves.snap.disabled = !hasCards;
   moves.snap_pot.disabled = !hasCards;
+  keepMoveFocus(focused);
+}
+
+// A focused button that becomes disabled drops the focus to <body>, and a screen reader
+// loses its place (2.4.3). The focus waits on the moves' group instead (not on another
+// move: a second Enter would call "Snap!" by mistake), and goes back to "Turn over a
+// card" when the turn comes back.
+function keepMoveFocus(focused) {
+  const possible = (b) => !b.disabled && !b.hidden;
+  if (Object.values(moves).includes(focused) && !possible(focused)) {
+    moveGroup.tabIndex = -1;
+    moveGroup.focus();
+  } else if (focused === moveGroup && possible(moves.turn)) moves.turn.focus();
 }
 
 function showStatus(text) {
+  if (statusLine.textContent === text) return; // role="status": told again on every change
   statusLine.textContent = text;
 }
 
@@ -403,7 +421,7 @@ function move(kind) {
 
 // A call is sent when the finger or the mouse goes down, not when it comes up: in
 // a race, the click's delay would cost the child the piles.
-let pressedAt = 0;
+let pressedAt = -Infinity; // not 0: a key pressed in the page's first second counts too
 for (const [kind, button] of Object.entries(moves)) {
   button.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
@@ -431,11 +449,14 @@ document.addEventListener("keydown", (e) => {
   } else if (key === "escape") projector.leave();
 });
 
+nameInput.addEventListener("input", () => nameInput.removeAttribute("aria-invalid"));
 joinForm.addEventListener("submit", (e) => {
   e.preventDefault();
   const name = joinForm.elements.name.value.trim();
   if (!name) {
     refusedLine.textContent = gettext("Type your name first.");
+    nameInput.setAttribute("aria-invalid", "true"); // the message is its aria-describedby
+    nameInput.focus();
     return;
   }
   send({ type: "join", name });
