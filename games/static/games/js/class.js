@@ -2,6 +2,8 @@
 // (docs/protocol.md, "A class table"). It shows the seats, the walkthroughs each
 // student has finished and what happens, and sends the teacher's controls; the
 // server checks every control again and answers with the class's new state.
+import { openTableSocket } from "./table-socket.js";
+
 const { gettext, ngettext, interpolate } = window;
 const config = JSON.parse(document.getElementById("class-config").textContent);
 const page = document.getElementById("class-page");
@@ -26,48 +28,18 @@ const state = {
   done: [],
   overText: "",
 };
-let socket = null;
-let retryMs = 1000;
-let gone = false;
+let link = null; // the table's connection (table-socket.js), opened at the end
 
 const isolate = (text) => `\u2068${text}\u2069`;
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}${config.socket}`);
-  socket.addEventListener("open", () => {
-    retryMs = 1000;
-    const hello = { type: "hello", lang: config.lang };
-    if (state.lastSeq !== null) hello.since = state.lastSeq;
-    send(hello);
-  });
-  socket.addEventListener("message", (e) => {
-    let frame;
-    try {
-      frame = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    (handlers[frame.type] || (() => {}))(frame);
-  });
-  socket.addEventListener("close", (e) => {
-    if (e.code === 4404) gone = true;
-    render();
-    if (gone) {
-      statusLine.textContent = gettext("This table does not exist any more.");
-      return;
-    }
-    statusLine.textContent = gettext("The connection was lost. Connecting again…");
-    setTimeout(connect, retryMs);
-    retryMs = Math.min(retryMs * 2, 10000);
-  });
-}
+const send = (message) => link && link.send(message);
+const connected = () => Boolean(link) && link.connected();
 
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+function connectionClosed({ gone, retrying }) {
+  render();
+  if (gone) statusLine.textContent = gettext("This table does not exist any more.");
+  else if (retrying) statusLine.textContent = gettext("The connection was lost. Connecting again…");
 }
-
-const connected = () => socket && socket.readyState === WebSocket.OPEN && state.lastSeq !== null;
 
 function follow(code) {
   location.assign(config.follow.replace("__CODE__", encodeURIComponent(code)));
@@ -334,4 +306,10 @@ page.querySelector('[data-action="copy"]').addEventListener("click", async () =>
 });
 
 render();
-connect();
+link = openTableSocket({
+  path: config.socket,
+  lang: config.lang,
+  lastSeq: () => state.lastSeq,
+  handlers,
+  onClose: connectionClosed,
+});

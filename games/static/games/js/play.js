@@ -7,6 +7,7 @@
 // projector view (config.projector), only watches, big.
 import { drawTable } from "./table.js";
 import { connectProjector } from "./projector.js";
+import { openTableSocket } from "./table-socket.js";
 
 const { gettext, ngettext, interpolate } = window;
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -43,48 +44,18 @@ const table = {
   lastSeq: null, // the last event shown (null before the first welcome)
   previous: null, // the view before the last one drawn, to mark what changed
 };
-let socket = null;
-let retryMs = 1000;
-let gone = false; // the table does not exist: stop reconnecting
+let link = null; // the table's connection (table-socket.js), opened at the end
 
 // ---- Connection -----------------------------------------------------------
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}${config.socket}`);
-  socket.addEventListener("open", () => {
-    retryMs = 1000;
-    const hello = { type: "hello", lang: config.lang };
-    if (table.lastSeq !== null) hello.since = table.lastSeq;
-    send(hello);
-  });
-  socket.addEventListener("message", (e) => {
-    let frame;
-    try {
-      frame = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    (handlers[frame.type] || (() => {}))(frame);
-  });
-  socket.addEventListener("close", (e) => {
-    if (e.code === 4404) {
-      gone = true;
-      showStatus(gettext("This table does not exist any more."));
-    }
-    updateButtons();
-    if (gone) return;
-    showStatus(gettext("The connection was lost. Connecting again…"));
-    setTimeout(connect, retryMs);
-    retryMs = Math.min(retryMs * 2, 10000);
-  });
-}
+const send = (message) => link && link.send(message);
+const connected = () => Boolean(link) && link.connected();
 
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+function connectionClosed({ gone, retrying }) {
+  if (gone) showStatus(gettext("This table does not exist any more."));
+  updateButtons();
+  if (retrying) showStatus(gettext("The connection was lost. Connecting again…"));
 }
-
-const connected = () => socket && socket.readyState === WebSocket.OPEN && table.lastSeq !== null;
 
 // ---- Server frames ----------------------------------------------------------
 
@@ -329,7 +300,7 @@ function tell(frame, { announce }) {
 
 function follow(code) {
   // The class goes on at a new table (the teacher's "new game"): go there too.
-  gone = true;
+  if (link) link.stop();
   location.assign(config.follow.replace("__CODE__", encodeURIComponent(code)));
 }
 
@@ -473,4 +444,10 @@ root.querySelector('[data-action="copy"]').addEventListener("click", async () =>
 });
 
 if (config.projector) projector.enter();
-connect();
+link = openTableSocket({
+  path: config.socket,
+  lang: config.lang,
+  lastSeq: () => table.lastSeq,
+  handlers,
+  onClose: connectionClosed,
+});
