@@ -1,6 +1,7 @@
 """A real site for browser tests: daphne serving a file-based SQLite
 database in its own process, and Debian's Chromium driven by Playwright."""
 
+import contextlib
 import os
 import shutil
 import socket
@@ -47,16 +48,12 @@ def site_env(tmp_path_factory):
     }
 
 
-@pytest.fixture(scope="session")
-def site_url(site_env):
-    """Migrate and load a fresh SQLite file, then serve it with daphne."""
-    env = site_env
-    workdir = Path(env["DATABASE_URL"].removeprefix("sqlite:///")).parent
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    for command in (["migrate", "--noinput", "-v", "0"], ["load_content"]):
-        subprocess.run(manage + command, env=env, cwd=ROOT, check=True, capture_output=True)
+@contextlib.contextmanager
+def served(env: dict, log_path: Path):
+    """daphne serving the site with ``env`` on a free local port, until the block ends:
+    yields its address once a page answers."""
     port = free_port()
-    log = open(workdir / "daphne.log", "w")
+    log = open(log_path, "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
          "snapsite.asgi:application"],
@@ -71,13 +68,44 @@ def site_url(site_env):
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
-                log_text = (workdir / "daphne.log").read_text()
-                raise RuntimeError(f"daphne did not start: {log_text}") from None
+                raise RuntimeError(f"daphne did not start: {log_path.read_text()}") from None
             time.sleep(0.2)
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
-    log.close()
+    try:
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def site_url(site_env):
+    """Migrate and load a fresh SQLite file, then serve it with daphne."""
+    workdir = Path(site_env["DATABASE_URL"].removeprefix("sqlite:///")).parent
+    for command in (["migrate", "--noinput", "-v", "0"], ["load_content"]):
+        manage(site_env, *command)
+    with served(site_env, workdir / "daphne.log") as url:
+        yield url
+
+
+def manage(env: dict, *command: str) -> str:
+    """Run a ``manage.py`` command on the site under test (``env``: ``site_env``);
+    return what it printed."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *command],
+        env=env, cwd=ROOT, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+def store_finished_game(env: dict, names: dict[int, str]) -> str:
+    """Store a finished game of three (seed 2; the typed ``names`` by seat, a computer
+    player on the others) in the served site's database; return its table code."""
+    code = (
+        "from tests.pages.replay_helpers import store_game; "
+        f"print(store_game(players=3, seed=2, names={names!r}))"
+    )
+    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 
 
 @pytest.fixture(scope="session")

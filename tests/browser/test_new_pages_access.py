@@ -7,38 +7,21 @@ live table's moves, focus that shows, form errors tied to their fields)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ROOT, free_port
+from tests.browser.conftest import served, store_finished_game
 
 pytestmark = pytest.mark.browser
 
 LANGS = ["en", "he", "ta"]
-STORE = (
-    "from tests.pages.replay_helpers import store_game; "
-    "print(store_game(players=3, seed=2, names={0: 'נועה', 1: 'Kavin'}))"
-)
 
 
 @pytest.fixture(scope="module")
 def finished(site_url, site_env):
     """The code of a finished game of three stored in the site's database."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", STORE],
-        env=site_env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip().splitlines()[-1]
+    return store_finished_game(site_env, {0: "נועה", 1: "Kavin"})
 
 
 @pytest.fixture(scope="module")
@@ -55,29 +38,9 @@ def plain_site_url(site_url, site_env):
         "SECURE_HSTS_SECONDS": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
     }
-    port = free_port()
     log_path = Path(env["DATABASE_URL"].removeprefix("sqlite:///")).parent / "plain.log"
-    log = open(log_path, "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "snapsite.asgi:application"],
-        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/en/", timeout=2).read()
-            break
-        except (OSError, urllib.error.HTTPError):
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                raise RuntimeError(f"daphne did not start: {log_path.read_text()}") from None
-            time.sleep(0.2)
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
-    log.close()
+    with served(env, log_path) as url:
+        yield url
 
 
 # --- Opening each page ----------------------------------------------------------------

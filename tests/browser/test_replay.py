@@ -4,34 +4,18 @@ as the page's data says, and screenshots in English, Hebrew and Tamil."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from tests.browser.conftest import ROOT
+from tests.browser.conftest import store_finished_game
 from tests.pages.replay_helpers import page_frames
 
 pytestmark = pytest.mark.browser
-
-STORE = (
-    "from tests.pages.replay_helpers import store_game; "
-    "print(store_game(players=3, seed=2, names={0: 'נועה', 1: 'Sam <i>Kim</i>'}))"
-)
 
 
 @pytest.fixture(scope="module")
 def code(site_url, site_env):
     """A finished game of three stored in the site's database: two people, a computer."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", STORE],
-        env=site_env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip().splitlines()[-1]
+    return store_finished_game(site_env, {0: "נועה", 1: "Sam <i>Kim</i>"})
 
 
 def open_player(page, url: str) -> list[dict]:
