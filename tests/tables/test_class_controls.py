@@ -43,6 +43,21 @@ async def open_class(players: int = 3, fill: BotLevel | None = None, **settings)
     return code, teacher
 
 
+async def started_class_of_two(plays: list[str], options: Options) -> tuple:
+    """A class table of two whose first turned cards are ``plays`` (a stacked deal),
+    Ana and Ben seated, started by the teacher: ``(code, teacher, ana, ben)``."""
+    code, teacher = await open_class(players=2, options=options)
+    await database_sync_to_async(
+        lambda: Table.objects.filter(code=code).update(
+            deck=[c.code for c in stacked_deck(2, plays)], dealer=1
+        )
+    )()
+    tables.registry_drop()  # the owner is rebuilt from storage, with the stacked deal
+    ana, ben = await player(code, "Ana"), await player(code, "Ben")
+    await control(teacher, type="start")
+    return code, teacher, ana, ben
+
+
 async def until_type(client, kind: str, timeout: float = 5) -> dict:
     """Receive frames until one of type ``kind``; return it."""
     deadline = asyncio.get_running_loop().time() + timeout
@@ -218,16 +233,10 @@ async def test_pause_stops_every_timer_and_refuses_moves_and_resume_goes_on():
 
 
 async def test_a_pause_asked_during_a_race_waits_for_the_race_to_close():
-    code, teacher = await open_class(players=2, options=Options(tie_window_ms=400))
     # a stacked deal: the first two cards turned are a pair of sevens
-    await database_sync_to_async(
-        lambda: Table.objects.filter(code=code).update(
-            deck=[c.code for c in stacked_deck(2, ["7H", "7S", "2C", "9D"])], dealer=1
-        )
-    )()
-    tables.registry_drop()
-    ana, ben = await player(code, "Ana"), await player(code, "Ben")
-    await control(teacher, type="start")
+    code, teacher, ana, ben = await started_class_of_two(
+        ["7H", "7S", "2C", "9D"], Options(tie_window_ms=400)
+    )
     await ana.send(type="turn")
     await ben.until("card_turned")
     await ben.send(type="turn")
@@ -407,15 +416,9 @@ async def test_students_done_marks_reach_the_teacher_only():
 
 
 async def test_a_student_cannot_be_removed_from_a_finished_game_whose_replay_keeps_the_name():
-    code, teacher = await open_class(players=2, options=Options(turn_limit=2))
-    await database_sync_to_async(
-        lambda: Table.objects.filter(code=code).update(
-            deck=[c.code for c in stacked_deck(2, ["7H", "8S", "2C", "9D"])], dealer=1
-        )
-    )()
-    tables.registry_drop()
-    ana, ben = await player(code, "Ana"), await player(code, "Ben")
-    await control(teacher, type="start")
+    code, teacher, ana, ben = await started_class_of_two(
+        ["7H", "8S", "2C", "9D"], Options(turn_limit=2)
+    )
     await ana.send(type="turn")
     await ben.until("card_turned")
     await ben.send(type="turn")
