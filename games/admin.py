@@ -6,7 +6,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from .content_files import CURRENT, MISSING, STALE, TRANSLATED_LANGUAGES, is_fingerprint
+from games.content.files import CURRENT, MISSING, STALE, TRANSLATED_LANGUAGES, is_fingerprint
+
 from .context_processors import NATIVE_NAMES
 from .models import GlossaryEntry, RulesSection, Seat, StartStep, Table, TableAction, TableEvent
 

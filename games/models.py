@@ -12,7 +12,7 @@ from typing import ClassVar
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .content_files import MISSING, UNIT_FIELDS, fingerprint, translation_state
+from games.content.files import MISSING, UNIT_FIELDS, fingerprint, translation_state
 
 
 def _source_field():
@@ -141,7 +141,7 @@ class Table(models.Model):
 
     code = models.CharField(max_length=12, unique=True)
     players = models.PositiveSmallIntegerField()
-    options = models.JSONField(default=dict)  # engine Options, as JSON (games/protocol.py)
+    options = models.JSONField(default=dict)  # engine Options, as JSON (games/tables/protocol.py)
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)  # None: a position
     deck = models.JSONField()  # the dealt order, top first, as card codes ([]: a position)
     # a start from a position instead of a deal (lessons, tests): the piles, bottom to
@@ -160,7 +160,7 @@ class Table(models.Model):
     public = models.BooleanField(default=False)
     epoch_ms = models.BigIntegerField()  # wall clock (ms) at the table's time 0
     created = models.DateTimeField(auto_now_add=True)
-    # A class table (opened by a teacher, games/class_views.py): the teacher's browser
+    # A class table (opened by a teacher, games/teach/classes/views.py): the teacher's browser
     # session (not a player); empty for every other table. Class tables and their
     # students' names are deleted after 30 days (manage.py purge_classes).
     teacher_key = models.CharField(max_length=40, blank=True, db_index=True)

@@ -1,18 +1,29 @@
+"""The site's pages under ``/<lang>/``: each address's first segment names the folder
+of its code (``rules/``, ``glossary/`` and ``start/`` are ``games/content/``)."""
+
 from django.urls import path
 
-from . import class_views, play_views, quiz_views, replay_views, sheets_views, views
+from games import views
+from games.content import views as content_views
+from games.learn import views as learn_views
+from games.play import views as play_views
+from games.replay import views as replay_views
+from games.teach import views as teach_views
+from games.teach.classes import views as class_views
+from games.teach.quiz import views as quiz_views
+from games.teach.sheets import views as sheets_views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("rules/", views.rules, name="rules"),
-    path("glossary/", views.glossary, name="glossary"),
+    path("rules/", content_views.rules, name="rules"),
+    path("glossary/", content_views.glossary, name="glossary"),
     path("play/", play_views.play, name="play"),
     path("play/practice/", play_views.play_practice, name="play_practice"),
     path("play/new/", play_views.play_open, name="play_open"),
     path("play/<str:code>/", play_views.play_table, name="play_table"),
     path("replay/<str:code>/", replay_views.replay, name="replay"),
     path("replay/<str:code>/lesson/", replay_views.replay_lesson, name="replay_lesson"),
-    path("teach/", views.teach, name="teach"),
+    path("teach/", teach_views.teach, name="teach"),
     path("teach/class/", class_views.class_new, name="class_new"),
     path("teach/class/<str:code>/", class_views.class_teacher, name="class_teacher"),
     path(
@@ -24,6 +35,6 @@ urlpatterns = [
     path("teach/sheet.pdf", sheets_views.sheet_pdf, name="sheet_pdf"),
     path("teach/quiz/", quiz_views.quiz, name="quiz"),
     path("teach/quiz/print/", quiz_views.quiz_print, name="quiz_print"),
-    path("learn/", views.learn, name="learn"),
-    path("learn/<slug:slug>/", views.walkthrough, name="walkthrough"),
+    path("learn/", learn_views.learn, name="learn"),
+    path("learn/<slug:slug>/", learn_views.walkthrough, name="walkthrough"),
 ]

@@ -65,10 +65,16 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "snapsite.urls"
 
+TEMPLATE_FACES = ("content", "learn", "play", "replay", "teach")
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # The site's own pages (base, home, 404, shared includes), then each face's
+        # pages beside its code: games/<face>/templates/<face>/….
+        "DIRS": [
+            BASE_DIR / "templates",
+            *(BASE_DIR / "games" / face / "templates" for face in TEMPLATE_FACES),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

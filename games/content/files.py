@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-CONTENT_DIR = Path(__file__).resolve().parent / "content"
+CONTENT_DIR = Path(__file__).resolve().parent  # the content files sit beside this module
 LANGUAGE_CODES = ("en", "ms", "mr", "he", "ta", "hr")
 TRANSLATED_LANGUAGES = LANGUAGE_CODES[1:]
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .content_files import (
+from games.content.files import (
     CURRENT,
     MISSING,
     STALE,
@@ -69,7 +69,7 @@ def content_problems_from_database(
     languages: Iterable[str] = TRANSLATED_LANGUAGES,
 ) -> list[Problem]:
     """The same comparison on what the site serves (staff may have edited it in the admin)."""
-    from .models import GlossaryEntry, RulesSection, StartStep
+    from games.models import GlossaryEntry, RulesSection, StartStep
 
     units = [u for model in (RulesSection, GlossaryEntry, StartStep) for u in model.objects.all()]
     problems = []

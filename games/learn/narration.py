@@ -7,9 +7,9 @@ Captions may use ``%(p0)s``…``%(p3)s`` (the players' names, by seat),
 never glued to another piece. Captions do not say which button to press:
 the page's prompt does ("Your move: …").
 
-Notes are made of the sentences :mod:`games.press_outcomes` picks from the
+Notes are made of the sentences :mod:`games.words.press_outcomes` picks from the
 engine's events; :data:`NOTES` holds their words. Every name and card goes
-in through :func:`games.texts.fill`, which isolates it for bidi.
+in through :func:`games.words.texts.fill`, which isolates it for bidi.
 """
 
 from collections.abc import Callable, Sequence
@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.press_outcomes import Sentence
-from games.texts import card_name, fill, reject_text
+from games.words.press_outcomes import Sentence
+from games.words.texts import card_name, fill, reject_text
 
 TITLES = {
     "first-turns": _("Dealing and the first turns"),
@@ -210,7 +210,7 @@ CAPTIONS = {
 }
 
 
-# The words of the notes that answer a press (keys: games.press_outcomes). Each takes the
+# The words of the notes that answer a press (keys: games.words.press_outcomes). Each takes the
 # sentence's ``count`` (for ngettext) and returns the sentence with its placeholders:
 # %(player)s (the learner, spoken to by name), %(receiver)s (who got the penalty card),
 # %(card)s (the card turned), %(count)d.

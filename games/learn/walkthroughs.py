@@ -15,15 +15,15 @@ from pathlib import Path
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from games import narration
-from games.content_files import load_shape
+from games.content.files import load_shape
 from games.engine import Card, GameState
 from games.engine.events import CardTurned
-from games.press_outcomes import REFUSED
+from games.learn import narration
 from games.scenarios import Branch, PlayedScenario, Scenario, load_all, play_scenario
-from games.texts import card_name, event_text, fill
+from games.words.press_outcomes import REFUSED
+from games.words.texts import card_name, event_text, fill
 
-CAST_FILE = Path(__file__).resolve().parent / "scenarios" / "cast.toml"
+CAST_FILE = Path(__file__).resolve().parents[1] / "scenarios" / "cast.toml"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
@@ -154,7 +154,7 @@ def clause_links(clauses) -> list[dict]:
 
 def answers(branches: dict[str, Branch], names: list[str], learner: int, state: GameState):
     """The page's data for the engine's answer to each press in ``state`` (see
-    :func:`frames`): the walkthroughs' and the game lessons' (``games.replay_frames``)."""
+    :func:`frames`): the walkthroughs' and the game lessons' (``games.replay.frames``)."""
     result = {}
     for press, branch in branches.items():
         verdict = branch.outcome
@@ -174,7 +174,7 @@ def frames(slug: str, names: list[str] | None = None) -> list[dict]:
 
     Each answer (``branches[press]``) is ``{"outcome", "note", "events", "clauses",
     "table"}``: the outcome and the note come from the engine's events
-    (:mod:`games.press_outcomes`); ``table`` is None when the press changed nothing.
+    (:mod:`games.words.press_outcomes`); ``table`` is None when the press changed nothing.
     ``names`` replaces the cast of the page's language (tests use it).
     """
     played = played_scenarios()[slug]

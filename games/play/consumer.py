@@ -2,7 +2,7 @@
 
 The connection's seat comes from the Django session (a seat acts only for itself);
 a connection without a seat watches as a spectator. Every frame is checked
-(:func:`games.protocol.client_message`: size, JSON, known type, fields) and rate
+(:func:`games.tables.protocol.client_message`: size, JSON, known type, fields) and rate
 limited; bad input is answered with an ``error`` frame and changes nothing. Messages
 are documented in ``docs/protocol.md``. A class table's teacher controls go to the
 table's owner as they are (it alone decides who the teacher is).
@@ -18,12 +18,12 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from games import tables
-from games.class_text import control_text
-from games.live_text import seat_labels, told_event, with_labels
-from games.protocol import MOVES, ProtocolError, client_message, view_for_seat
-from games.table_errors import TABLE_ERROR_TEXTS
 from games.tables.codes import normalise_code
-from games.texts import REJECT_TEXTS, reject_text
+from games.tables.live_text import seat_labels, told_event, with_labels
+from games.tables.protocol import MOVES, ProtocolError, client_message, view_for_seat
+from games.words.controls import control_text
+from games.words.errors import TABLE_ERROR_TEXTS
+from games.words.texts import REJECT_TEXTS, reject_text
 
 __all__ = ["TableConsumer"]
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine import BotLevel, Options
-from games.protocol import MAX_NAME_CHARS, ProtocolError, display_name
+from games.tables.protocol import MAX_NAME_CHARS, ProtocolError, display_name
 
 LEVEL_CHOICES = [
     ("beginner", pgettext_lazy("computer player level", "Beginner (slow)")),

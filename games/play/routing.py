@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from .consumers import TableConsumer
+from games.play.consumer import TableConsumer
 
 websocket_urlpatterns: list = [
     re_path(r"^ws/play/(?P<code>[A-Za-z0-9]{4,12})/$", TableConsumer.as_asgi()),

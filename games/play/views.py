@@ -12,14 +12,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import tables
+from games.content.sections import section_titles
 from games.engine import full_deck
+from games.learn.walkthroughs import card_data, clause_links, clause_sections
 from games.models import Seat, Table
-from games.play_forms import JoinByCodeForm, OpenTableForm, PracticeForm
-from games.protocol import walkthrough_slugs
+from games.play.forms import JoinByCodeForm, OpenTableForm, PracticeForm
 from games.tables.codes import normalise_code
-from games.walkthroughs import card_data, clause_links, clause_sections
-
-from .views import section_titles
+from games.tables.protocol import walkthrough_slugs
 
 
 def session_key(request) -> str:
@@ -37,7 +36,7 @@ def lobby(request, practice_form=None, open_form=None, join_form=None, status=20
         "join_form": join_form or JoinByCodeForm(),
         "open_tables": tables.tables_open(limit=20),
     }
-    return render(request, "games/play.html", context, status=status)
+    return render(request, "play/lobby.html", context, status=status)
 
 
 def play(request):
@@ -137,7 +136,7 @@ def table_page(request, table: Table, *, projector: bool = False):
         "options": table.options,
         "replay_url": reverse("replay", args=[code]),
     }
-    return render(request, "games/play_table.html", context)
+    return render(request, "play/table.html", context)
 
 
 __all__ = ["lobby", "play", "play_open", "play_practice", "play_table", "table_page"]

@@ -4,7 +4,7 @@ A replay has one step per action of the record (after the start position): the s
 before and after it and the engine's events. A lesson adds, at every position, the
 engine's answer to each of the learner's buttons, played with the walkthroughs' own
 :func:`games.scenarios.runner.play_branch` and sorted by
-:func:`games.press_outcomes.classify`, so a lesson answers a press exactly as a
+:func:`games.words.press_outcomes.classify`, so a lesson answers a press exactly as a
 walkthrough does. The recorded game is "the example": where the learner's seat made a
 right move next, that move is the one the lesson asks for (``expects``); a recorded
 mistake or late call is not asked for, it is only played on (Next) or tried (a branch).
@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine import CallSnap, CallSnapPot, GameState, Record, TurnCard, replay, start_state
-from games.press_outcomes import RIGHT, classify
 from games.scenarios.model import LEARNER_PRESSES
 from games.scenarios.runner import Branch, play_branch
+from games.words.press_outcomes import RIGHT, classify
 
 __all__ = ["Position", "RecordStep", "learner_press", "lesson_positions", "record_steps"]
 

@@ -16,13 +16,13 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import replay_frames, tables
+from games import tables
+from games.content.sections import with_section_titles
 from games.engine import GameState, Record, final_state
-from games.live_text import seat_labels
 from games.models import Seat
+from games.replay import frames as replay_frames
 from games.tables.codes import normalise_code
-
-from .views import with_section_titles
+from games.tables.live_text import seat_labels
 
 #: Steps in words per page: a page of a long game stays small, and prints on a few sheets.
 STEPS_PER_PAGE = 40
@@ -49,7 +49,7 @@ class Missing(Exception):
 
 
 def missing(request, exc: Missing):
-    return render(request, "games/replay_missing.html", {"message": str(exc)}, status=404)
+    return render(request, "replay/missing.html", {"message": str(exc)}, status=404)
 
 
 def load_game(code: str) -> Game:
@@ -73,7 +73,7 @@ def table_url(code: str) -> str:
 
 def not_over(request, game: Game):
     context = {"code": game.code, "table_url": table_url(game.code)}
-    return render(request, "games/replay_unfinished.html", context)
+    return render(request, "replay/unfinished.html", context)
 
 
 def step_pages(request, frames: list[dict]) -> tuple[list[dict], dict | None]:
@@ -154,7 +154,7 @@ def replay(request, code: str):
         return missing(request, exc)
     if not game.end.over:
         return not_over(request, game)
-    return render(request, "games/replay.html", page_context(request, game, None))
+    return render(request, "replay/replay.html", page_context(request, game, None))
 
 
 def replay_lesson(request, code: str):
@@ -165,7 +165,7 @@ def replay_lesson(request, code: str):
         return missing(request, exc)
     if not game.end.over:
         return not_over(request, game)
-    return render(request, "games/replay_lesson.html", page_context(request, game, learner))
+    return render(request, "replay/lesson.html", page_context(request, game, learner))
 
 
 __all__ = ["replay", "replay_lesson"]

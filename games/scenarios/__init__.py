@@ -1,7 +1,7 @@
 """Walkthrough scenarios: data files played step by step on the real engine.
 
 Pure Python like the engine: the Django side (texts, pages) lives in
-``games.walkthroughs``.
+``games.learn.walkthroughs``.
 """
 
 from .model import Scenario, ScenarioError, ScenarioStep

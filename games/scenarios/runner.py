@@ -20,7 +20,7 @@ from games.engine import (
     deal,
     from_piles,
 )
-from games.press_outcomes import PressOutcome, classify
+from games.words.press_outcomes import PressOutcome, classify
 
 from .model import LEARNER_PRESSES, Scenario, ScenarioError, ScenarioStep, press_action
 
@@ -30,7 +30,7 @@ STEP_MS = 1000
 @dataclass(frozen=True, slots=True)
 class Branch:
     """What one press of the learner does in a position (played on the engine), and
-    what kind of move that was (:mod:`games.press_outcomes`)."""
+    what kind of move that was (:mod:`games.words.press_outcomes`)."""
 
     press: str
     events: tuple

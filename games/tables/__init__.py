@@ -27,7 +27,7 @@ from channels.db import database_sync_to_async
 
 from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options, Record
 from games.models import Table
-from games.protocol import display_name, walkthrough_slugs
+from games.tables.protocol import display_name, walkthrough_slugs
 
 from . import store
 from .codes import normalise_code

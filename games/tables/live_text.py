@@ -2,7 +2,7 @@
 
 A live table sends every client the same numbered events; each connection tells them
 in the language its page asked for (``hello`` ``lang``), with the same sentence
-builder as the walkthroughs (:func:`games.texts.event_text`). Computer players have
+builder as the walkthroughs (:func:`games.words.texts.event_text`). Computer players have
 no typed name: they are called "Computer 1", "Computer 2"… in the reader's language,
 numbered in seat order.
 """
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from games.protocol import event_from_json
-from games.texts import event_text
+from games.tables.protocol import event_from_json
+from games.words.texts import event_text
 
 
 def seat_labels(seats: Sequence[dict]) -> list[str]:

@@ -40,8 +40,8 @@ from games.engine import (
     final_state,
     view,
 )
-from games.event_rules import event_clauses
-from games.protocol import action_to_json, event_to_json, options_to_json, view_to_json
+from games.tables.protocol import action_to_json, event_to_json, options_to_json, view_to_json
+from games.words.clauses import event_clauses
 
 from . import store
 from .controls import ClassControls

@@ -275,11 +275,11 @@ def client_message(text: str) -> dict:
     >>> client_message('{"type": "turn", "seat": 2}')
     Traceback (most recent call last):
     ...
-    games.protocol.ProtocolError: not_your_seat
+    games.tables.protocol.ProtocolError: not_your_seat
     >>> client_message('{"type": "fly"}')
     Traceback (most recent call last):
     ...
-    games.protocol.ProtocolError: unknown_type
+    games.tables.protocol.ProtocolError: unknown_type
     """
     if len(text) > MAX_FRAME_CHARS:
         raise ProtocolError("too_big")
@@ -317,7 +317,7 @@ def display_name(text: str) -> str:
     >>> display_name("\\u202eevil")
     Traceback (most recent call last):
     ...
-    games.protocol.ProtocolError: bad_name
+    games.tables.protocol.ProtocolError: bad_name
     """
     name = unicodedata.normalize("NFC", text).strip()
     if not 1 <= len(name) <= MAX_NAME_CHARS:

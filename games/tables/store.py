@@ -30,7 +30,7 @@ from games.engine import (
     record_start,
 )
 from games.models import Seat, Table, TableAction, TableControl, TableEvent
-from games.protocol import action_from_json, options_from_json, options_to_json
+from games.tables.protocol import action_from_json, options_from_json, options_to_json
 
 from .codes import new_code
 

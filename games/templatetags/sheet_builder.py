@@ -8,9 +8,10 @@ from django import template
 from django.conf import settings
 from django.utils.translation import get_language
 
-from games import sheets, walkthroughs
 from games.context_processors import NATIVE_NAMES
+from games.learn import walkthroughs
 from games.models import RulesSection
+from games.teach.sheets import query as sheets
 
 register = template.Library()
 

@@ -28,7 +28,7 @@ from games.engine.events import (
     TooLate,
     WrongCall,
 )
-from games.press_outcomes import penalty_clause
+from games.words.press_outcomes import penalty_clause
 
 #: The rule of each way a game can end (GameOver.reason).
 END_CLAUSES = {"all_cards": "R17", "stuck_pot": "R18", "turn_limit": "R19", "no_cards": "R23"}

@@ -1,13 +1,13 @@
 """Words for a class table's controls, told to each connection in its own language
 (the ``text`` of a ``control`` frame, docs/protocol.md). Names and codes are isolated
-for bidi (:func:`games.texts.fill`)."""
+for bidi (:func:`games.words.texts.fill`)."""
 
 from __future__ import annotations
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from games.texts import fill
+from games.words.texts import fill
 
 __all__ = ["control_text", "pace_text"]
 

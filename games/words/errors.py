@@ -2,7 +2,7 @@
 "Errors"): the service's and the connection's refusals, told to a child of 8 or more.
 
 The engine's refusals (``not_your_turn``, ``game_over``…) are in
-:data:`games.texts.REJECT_TEXTS`; the protocol's (``bad_json``…) say the engine's
+:data:`games.words.texts.REJECT_TEXTS`; the protocol's (``bad_json``…) say the engine's
 "That is not a move in this game." Texts are lazy: the consumer makes them in the
 language of the client's ``hello``.
 """

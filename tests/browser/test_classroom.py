@@ -13,7 +13,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from games.class_text import control_text
+from games.words.controls import control_text
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from django.utils import translation
 
 from games.engine import Card
 from games.engine.events import CardTurned, GameOver, PilesWon, TieToPot, WrongCall
-from games.texts import event_text
+from games.words.texts import event_text
 
 NAMES = ["Ben", "Sam Kim", "Alexandra", "נועה"]
 EVENTS = [

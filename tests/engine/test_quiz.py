@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import SNAP, SNAP_POT, CallSnap, CallSnapPot, CloseRace, apply
 from games.engine.events import PilesWon, RaceOpened, TieToPot, WrongCall
-from games.quiz import KINDS, key_seat, make_quiz
+from games.teach.quiz.questions import KINDS, key_seat, make_quiz
 
 SEEDS = range(200)
 

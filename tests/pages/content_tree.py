@@ -7,8 +7,8 @@ from pathlib import Path
 
 import polib
 
-from games.content_files import CONTENT_DIR, TRANSLATED_LANGUAGES, load_shape
-from games.translation_status import mark_translated
+from games.content.files import CONTENT_DIR, TRANSLATED_LANGUAGES, load_shape
+from games.content.status import mark_translated
 
 
 def copy_content(tmp_path: Path) -> Path:

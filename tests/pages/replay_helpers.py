@@ -11,9 +11,9 @@ import json
 import re
 
 from games.engine import DEFAULT_OPTIONS, BotLevel, Options, apply, play_bot_game, start_state, view
-from games.protocol import action_to_json, view_to_json
 from games.tables import store, table_create
 from games.tables.owner import event_data
+from games.tables.protocol import action_to_json, view_to_json
 
 LEVELS = (BotLevel.BEGINNER, BotLevel.STEADY, BotLevel.QUICK, BotLevel.STEADY)
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.content_files import fingerprint
+from games.content.files import fingerprint
 from games.models import GlossaryEntry, RulesSection
 
 FIVE = ("ms", "mr", "he", "ta", "hr")

@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games import narration
 from games.engine.events import PilesWon, PileTurnedOver, TieToPot, TooLate, WrongCall
+from games.learn import narration
+from games.learn.walkthroughs import frames, played_scenarios
 from games.scenarios.store import DATA_DIR
-from games.walkthroughs import frames, played_scenarios
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "both": 2}
 IDIOMS = ("one at a time", "one after another", "one of the")

@@ -3,7 +3,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import content_files
+from games.content import files as content_files
 from games.models import GlossaryEntry, RulesSection, StartStep
 from tests.conftest import LANGUAGE_CODES
 from tests.pages.content_tree import copy_content, make_consistent, untranslate_start

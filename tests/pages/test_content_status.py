@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.content_files import fingerprint, load_shape, load_sources
+from games.content.files import fingerprint, load_shape, load_sources
 from games.models import GlossaryEntry, RulesSection
 from tests.pages.content_tree import (
     copy_content,

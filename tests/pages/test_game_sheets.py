@@ -12,10 +12,10 @@ from django.utils import translation
 
 from games import tables
 from games.engine.events import CardTurned, GameOver, PileTurnedOver
-from games.live_text import seat_labels
-from games.replay_frames import told_step
-from games.replays import record_steps
-from games.texts import isolate
+from games.replay.frames import told_step
+from games.replay.steps import record_steps
+from games.tables.live_text import seat_labels
+from games.words.texts import isolate
 from tests.pages.test_sheet_pdf import get_pdf, text_of
 from tests.pages.test_sheets import cells, find, page, text
 

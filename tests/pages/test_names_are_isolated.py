@@ -34,8 +34,8 @@ from games.engine.events import (
     TooLate,
     WrongCall,
 )
-from games.texts import FSI, PDI, event_text
-from games.walkthroughs import frames, played_scenarios
+from games.learn.walkthroughs import frames, played_scenarios
+from games.words.texts import FSI, PDI, event_text
 from tests.conftest import LANGUAGE_CODES
 
 NAMES = ["Ben", "נועה", "கவின்", "Sam Kim"]

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.quiz import make_quiz
-from games.quiz_views import quiz_data
+from games.teach.quiz.questions import make_quiz
+from games.teach.quiz.views import quiz_data
 from tests.conftest import LANGUAGE_CODES
 
 pytestmark = pytest.mark.django_db

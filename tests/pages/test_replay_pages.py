@@ -17,12 +17,12 @@ from games import tables
 from games.context_processors import NATIVE_NAMES
 from games.engine import CloseRace, apply, final_state, replay, start_state
 from games.engine.events import CallJoined, CardTurned, RaceOpened
-from games.live_text import pot_stuck_text
-from games.narration import note_text
-from games.press_outcomes import MISTAKE, REFUSED, RIGHT, classify
-from games.replay_views import STEPS_PER_PAGE
+from games.learn.narration import note_text
+from games.replay.views import STEPS_PER_PAGE
 from games.scenarios.model import press_action
-from games.texts import event_text, isolate
+from games.tables.live_text import pot_stuck_text
+from games.words.press_outcomes import MISTAKE, REFUSED, RIGHT, classify
+from games.words.texts import event_text, isolate
 from tests.conftest import LANGUAGE_CODES
 from tests.i18n.test_catalogs import visible_text
 
@@ -56,7 +56,7 @@ NEW_SENTENCES = [
     "You and two computer players who take their time.",
     # the live tables' own new sentences, reused here
     "Play again",
-    # the game as a lesson sheet (games/sheets_game.py)
+    # the game as a lesson sheet (games/teach/sheets/game.py)
     "Print the game as a sheet",
 ]
 NEW_PATTERNS = [
@@ -214,8 +214,8 @@ def test_a_long_game_page_stays_small_and_shows_its_steps_a_page_at_a_time(clien
 
 def test_the_compact_player_data_opens_out_to_the_full_frames(client, game):
     """The Python twin of frames.js gives back exactly what the server made."""
-    from games import replay_frames
-    from games.views import with_section_titles
+    from games.content.sections import with_section_titles
+    from games.replay import frames as replay_frames
 
     record = tables.table_record(code=game)
     with translation.override("en"):

@@ -15,8 +15,8 @@ import pypdf
 import pypdfium2
 import pytest
 
-from games import sheets_pdf
 from games.models import GlossaryEntry
+from games.teach.sheets import pdf as sheets_pdf
 from tests.conftest import LANGUAGE_CODES
 
 OUT = Path(__file__).resolve().parents[2] / "test-output" / "sheets"

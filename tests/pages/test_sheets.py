@@ -9,9 +9,9 @@ import cssselect2
 import pytest
 import tinyhtml5
 
-from games import sheets
+from games.learn.walkthroughs import names_for
 from games.models import GlossaryEntry, RulesSection, StartStep
-from games.walkthroughs import names_for
+from games.teach.sheets import query as sheets
 from tests.conftest import LANGUAGE_CODES
 
 PAIRS = [("he", "ta"), ("en", "mr"), ("hr", "ms"), ("ta", "he")]
@@ -198,7 +198,7 @@ def test_untranslated_content_says_so_in_its_own_column(client, content):
 
 def test_a_quiz_on_a_sheet_asks_the_same_questions_in_both_columns(client, content):
     if not sheets.quiz_available():
-        pytest.skip("the engine's quiz (games.quiz.make_quiz) is not there")
+        pytest.skip("the engine's quiz (games.teach.quiz.questions.make_quiz) is not there")
     response = client.get("/en/teach/sheet/?also=he&parts=quiz")
     assert response.status_code == 302
     assert re.fullmatch(r"/en/teach/sheet/\?also=he&parts=quiz&seed=\d+", response["Location"])
@@ -245,7 +245,7 @@ def test_a_bad_address_answers_400_with_what_is_allowed(client, content, query, 
 
 def test_a_bad_quiz_number_answers_400(client, content):
     if not sheets.quiz_available():
-        pytest.skip("the engine's quiz (games.quiz.make_quiz) is not there")
+        pytest.skip("the engine's quiz (games.teach.quiz.questions.make_quiz) is not there")
     for seed in ("abc", "-1", "99999999999", "٣"):
         response = client.get(f"/en/teach/sheet/?parts=quiz&seed={seed}")
         assert response.status_code == 400, seed

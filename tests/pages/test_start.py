@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from games.content_files import fingerprint
+from games.content.files import fingerprint
 from games.models import StartStep
 from tests.conftest import LANGUAGE_CODES
 from tests.i18n.test_catalogs import visible_text

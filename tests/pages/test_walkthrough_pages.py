@@ -4,7 +4,7 @@ import re
 import pytest
 
 from games.scenarios import load_all
-from games.texts import isolate
+from games.words.texts import isolate
 from tests.conftest import LANGUAGE_CODES
 
 SLUGS = [s.slug for s in load_all()]

@@ -14,10 +14,10 @@ from games.engine import (
     from_piles,
     full_deck,
 )
-from games.narration import note_text
-from games.press_outcomes import TRY_AGAIN, classify
+from games.learn.narration import note_text
 from games.scenarios.runner import play_branch
-from games.texts import event_text, isolate
+from games.words.press_outcomes import TRY_AGAIN, classify
+from games.words.texts import event_text, isolate
 from tests.engine.helpers import play
 
 NAMES = ["Ben", "נועה", "கவின்", "Sam Kim"]

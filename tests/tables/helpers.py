@@ -19,7 +19,7 @@ from games.engine import (
     start_state,
 )
 from games.models import Table
-from games.protocol import action_from_json, options_from_json
+from games.tables.protocol import action_from_json, options_from_json
 
 ORIGIN = (b"origin", b"http://testserver")
 

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from games import tables
 from games.engine import BotLevel, Options
 from games.models import Seat, Table, TableControl
-from games.protocol import walkthrough_slugs
+from games.tables.protocol import walkthrough_slugs
 
 from .helpers import connect, player, session_new, stacked_deck
 

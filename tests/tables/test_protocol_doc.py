@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 
 from games import tables
 from games.engine import Options
-from games.protocol import _SCHEMAS, ERROR_CODES, client_message
 from games.tables import CONTROLS
+from games.tables.protocol import _SCHEMAS, ERROR_CODES, client_message
 
 from .helpers import open_connection, session_new, stacked_deck
 
@@ -81,7 +81,7 @@ def test_every_frame_of_the_worked_example_is_well_formed():
 
 
 def test_every_control_code_is_documented_and_told():
-    from games.class_text import control_text
+    from games.words.controls import control_text
 
     text = DOC.read_text(encoding="utf-8")
     section = text.split("## A class table", 1)[1].split("## Worked example", 1)[0]

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 
 from games import tables
 from games.engine import Options
-from games.protocol import MAX_FRAME_CHARS
+from games.tables.protocol import MAX_FRAME_CHARS
 
 from .helpers import application, connect, player, session_new, stacked_deck
 
@@ -81,7 +81,7 @@ async def test_errors_are_told_in_the_language_of_the_client():
     assert refused["code"] == "not_your_turn"
     from django.utils import translation
 
-    from games.texts import reject_text
+    from games.words.texts import reject_text
 
     with translation.override("hr"):
         assert refused["message"] == reject_text("not_your_turn")
@@ -135,10 +135,10 @@ async def test_the_tables_own_refusals_are_told_in_sentences():
 
 
 async def test_every_error_code_has_a_sentence():
-    from games.consumers import _NOT_A_MOVE
-    from games.protocol import ERROR_CODES
-    from games.table_errors import TABLE_ERROR_TEXTS
-    from games.texts import REJECT_TEXTS
+    from games.play.consumer import _NOT_A_MOVE
+    from games.tables.protocol import ERROR_CODES
+    from games.words.errors import TABLE_ERROR_TEXTS
+    from games.words.texts import REJECT_TEXTS
 
     told = set(REJECT_TEXTS) | _NOT_A_MOVE | set(TABLE_ERROR_TEXTS)
     assert set(ERROR_CODES) <= told, set(ERROR_CODES) - told

@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from games import tables
 from games.engine import BotLevel, Options, final_state, view
-from games.protocol import view_for_seat, view_to_json
+from games.tables.protocol import view_for_seat, view_to_json
 
 from .helpers import assert_frames_safe, connect, session_new, states_by_seq, stored_record
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from games.engine import Card, Record, final_state
-from games.protocol import action_from_json, options_from_json
+from games.tables.protocol import action_from_json, options_from_json
 
 from .wsclient import WebSocketClosed, WSClient
 

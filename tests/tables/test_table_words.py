@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 
 from games import tables
 from games.engine import BotLevel, Options
-from games.texts import isolate
+from games.words.texts import isolate
 
 from .helpers import connect, player, session_new, stacked_deck
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.content_files import TRANSLATED_LANGUAGES, ContentError, content_dir
-from games.translation_status import (
+from games.content.files import TRANSLATED_LANGUAGES, ContentError, content_dir
+from games.content.status import (
     catalog_problems,
     content_problems_from_database,
     content_problems_from_files,

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from games.content_files import (
+from games.content.files import (
     LANGUAGE_CODES,
     TRANSLATED_LANGUAGES,
     ContentError,

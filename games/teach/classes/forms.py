@@ -1,7 +1,7 @@
 """The form a teacher fills in to open a class table (``/<lang>/teach/class/``).
 
 The rules' options, the computer players' level and the pace are the lobby's own
-fields (:class:`games.play_forms.GameChoicesForm`); a class adds its name, up to 12
+fields (:class:`games.play.forms.GameChoicesForm`); a class adds its name, up to 12
 seats, and whether computer players take the seats still free at the start.
 """
 
@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import BotLevel, Options
-from games.play_forms import GameChoicesForm
+from games.play.forms import GameChoicesForm
 
 __all__ = ["ClassSettings", "ClassTableForm", "PaceForm"]
 

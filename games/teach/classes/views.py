@@ -18,14 +18,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import narration, tables
-from games.class_forms import ClassTableForm, PaceForm
-from games.class_text import pace_text
+from games import tables
+from games.learn import narration
 from games.models import Table
-from games.play_forms import BEAT_MS, LEVEL_CHOICES
-from games.play_views import session_key, table_page
-from games.protocol import walkthrough_slugs
+from games.play.forms import BEAT_MS, LEVEL_CHOICES
+from games.play.views import session_key, table_page
 from games.tables.codes import normalise_code
+from games.tables.protocol import walkthrough_slugs
+from games.teach.classes.forms import ClassTableForm, PaceForm
+from games.words.controls import pace_text
 
 __all__ = ["class_new", "class_projector", "class_teacher"]
 
@@ -61,7 +62,7 @@ def class_new(request):
         )
         return redirect("class_teacher", code=code)
     status = 400 if request.method == "POST" else 200
-    return render(request, "games/class_new.html", {"form": form}, status=status)
+    return render(request, "teach/class_new.html", {"form": form}, status=status)
 
 
 def teachers_table(request, code: str) -> Table | None:
@@ -78,7 +79,7 @@ def teachers_table(request, code: str) -> Table | None:
 def not_the_teacher(request, table_code: str):
     return render(
         request,
-        "games/class_forbidden.html",
+        "teach/class_forbidden.html",
         {"code": table_code, "table_url": reverse("play_table", args=[table_code])},
         status=403,
     )
@@ -122,7 +123,7 @@ def class_teacher(request, code: str):
         "level": table.fill_level or "steady",
         "config": config,
     }
-    return render(request, "games/class_teacher.html", context)
+    return render(request, "teach/class_teacher.html", context)
 
 
 def class_projector(request, code: str):

@@ -1,8 +1,8 @@
-"""Words for the engine's quizzes (games.quiz), in the page's language.
+"""Words for the engine's quizzes (games.teach.quiz.questions), in the page's language.
 
 Whole sentences with placeholders, every name and card through
-:func:`games.texts.fill`; what happened is told with
-:func:`games.texts.event_text` from the engine's own events.
+:func:`games.words.texts.fill`; what happened is told with
+:func:`games.words.texts.event_text` from the engine's own events.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from games.engine import SNAP, SNAP_POT, CardTurned
-from games.quiz import Question, key_seat
-from games.texts import call_word, card_name, event_text, fill
+from games.teach.quiz.questions import Question, key_seat
+from games.words.texts import call_word, card_name, event_text, fill
 
 
 def turned_card(q: Question):

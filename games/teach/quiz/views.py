@@ -13,9 +13,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from games import quiz_text
-from games.quiz import MAX_SEED, Question, make_quiz
-from games.walkthroughs import clause_links, names_for, table_data
+from games.learn.walkthroughs import clause_links, names_for, table_data
+from games.teach.quiz import text as quiz_text
+from games.teach.quiz.questions import MAX_SEED, Question, make_quiz
 
 #: No seat is "you" in a quiz: the class looks at the table from above.
 NO_LEARNER = -1
@@ -54,7 +54,7 @@ def _seed(request, url_name: str):
     if not raw.isascii() or not raw.isdigit() or int(raw) > MAX_SEED:
         fresh = random.SystemRandom().randrange(1, MAX_SEED)
         context = {"fresh_url": f"{reverse(url_name)}?seed={fresh}", "max_seed": MAX_SEED}
-        return None, render(request, "games/quiz_bad_seed.html", context, status=400)
+        return None, render(request, "teach/quiz_bad_seed.html", context, status=400)
     return int(raw), None
 
 
@@ -69,7 +69,7 @@ def quiz(request):
         "print_url": f"{reverse('quiz_print')}?seed={seed}",
         "new_url": reverse("quiz"),
     }
-    return render(request, "games/quiz.html", context)
+    return render(request, "teach/quiz.html", context)
 
 
 def quiz_print(request):
@@ -81,4 +81,4 @@ def quiz_print(request):
         "questions": quiz_data(seed),
         "screen_url": f"{reverse('quiz')}?seed={seed}",
     }
-    return render(request, "games/quiz_print.html", context)
+    return render(request, "teach/quiz_print.html", context)

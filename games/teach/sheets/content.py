@@ -15,21 +15,14 @@ from __future__ import annotations
 
 import re
 
-from django.conf import settings
 from django.utils import translation
 
-from games import sheets_game, walkthroughs
+from games.learn import walkthroughs
 from games.models import GlossaryEntry, RulesSection, StartStep
-from games.sheets import SheetQuery, quiz_available
+from games.teach.sheets import game as sheets_game
+from games.teach.sheets.cells import cell, section_titles_in
+from games.teach.sheets.query import SheetQuery, quiz_available
 from games.templatetags.snap_text import render_markup
-
-
-def direction(lang: str) -> str:
-    return "rtl" if lang in settings.LANGUAGES_BIDI else "ltr"
-
-
-def cell(lang: str, **values) -> dict:
-    return {"lang": lang, "dir": direction(lang), **values}
 
 
 def paragraphs(text: str) -> list[str]:
@@ -108,10 +101,6 @@ def glossary_part(query: SheetQuery) -> dict:
     return {"kind": "glossary", "id": "glossary", "rows": rows}
 
 
-def _section_titles(lang: str) -> dict[str, str]:
-    return {s.slug: getattr(s, f"title_{lang}") for s in RulesSection.objects.all()}
-
-
 def walkthrough_part(query: SheetQuery, slug: str) -> dict:
     """One walkthrough as numbered still pictures, each with its words per language.
 
@@ -124,7 +113,7 @@ def walkthrough_part(query: SheetQuery, slug: str) -> dict:
         with translation.override(lang):
             summary = next(w for w in walkthroughs.summaries() if w.slug == slug)
             frames = walkthroughs.frames(slug, names=names)
-        titles = _section_titles(lang)
+        titles = section_titles_in(lang)
         for frame in frames:
             for link in frame["clauses"]:
                 link["section"] = titles.get(link["anchor"], "")
@@ -162,8 +151,8 @@ def walkthrough_part(query: SheetQuery, slug: str) -> dict:
 def quiz_part(query: SheetQuery) -> dict:
     """The engine's quiz for the query's seed: the same questions, positions and names
     in every column (the first language's cast); the answers come after them."""
-    from games.quiz import make_quiz
-    from games.quiz_views import question_data
+    from games.teach.quiz.questions import make_quiz
+    from games.teach.quiz.views import question_data
 
     names = walkthroughs.names_for(query.lang)
     questions = make_quiz(query.seed)

@@ -18,11 +18,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engine.events import CardTurned, PileTurnedOver, Rejected
-from games.replay_frames import start_caption, told_step
-from games.replays import RecordStep, record_steps
+from games.learn.walkthroughs import clause_links, table_data
+from games.replay.frames import start_caption, told_step
+from games.replay.steps import RecordStep, record_steps
+from games.replay.views import Missing, load_game
 from games.tables.codes import normalise_code
-from games.texts import fill
-from games.walkthroughs import clause_links, table_data
+from games.teach.sheets.cells import cell, section_titles_in
+from games.words.texts import fill
 
 PREFIX = "game:"
 #: Events of a plain turn: a card turned (and a face-up pile turned over for it).
@@ -39,16 +41,12 @@ def canonical(part: str) -> str:
 
 
 def _load(code: str):
-    from games.replay_views import load_game  # the replay's own loader (names as labels)
-
-    return load_game(code)
+    return load_game(code)  # the replay's own loader (names as labels)
 
 
 def problem(part: str) -> str | None:
     """Why ``part`` (a canonical game part) cannot go on a sheet, in the page's
     language; None when its table's game is over."""
-    from games.replay_views import Missing
-
     code = part[len(PREFIX) :]
     try:
         game = _load(code)
@@ -106,8 +104,6 @@ def game_part(query, part: str) -> dict:
     """The game of ``part`` (checked by :func:`problem`) for the sheet of ``query``."""
     from django.urls import reverse
 
-    from games.sheets_content import _section_titles, cell  # it imports this module
-
     code = part[len(PREFIX) :]
     with translation.override(query.lang):
         game = _load(code)
@@ -119,7 +115,7 @@ def game_part(query, part: str) -> dict:
     headings = []
     per_lang: dict[str, list] = {}
     for lang in query.languages:
-        titles = _section_titles(lang)
+        titles = section_titles_in(lang)
         with translation.override(lang):
             headings.append(cell(lang, replay_path=reverse("replay", args=[code])))
             per_lang[lang] = [([start_caption(start, names, None)], [])] + [

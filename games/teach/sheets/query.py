@@ -5,7 +5,7 @@ A sheet's choices live in the query string so it can be bookmarked and shared:
 ``parts`` may also come as repeated parameters (the builder's check boxes); the
 canonical address joins them with commas. ``rules`` is every rules section,
 ``rules:<slug>`` one of them; ``seed`` picks the quiz (as on the quiz pages);
-``game:<CODE>`` is a finished table's game (``games.sheets_game``).
+``game:<CODE>`` is a finished table's game (``games.teach.sheets.game``).
 
 Anything not allowed raises :class:`BadSheetQuery` with sentences in the page's
 language that say what is allowed; the view answers 400 with them.
@@ -19,9 +19,10 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games import sheets_game, walkthroughs
+from games.learn import walkthroughs
 from games.models import RulesSection
-from games.texts import fill
+from games.teach.sheets import game as sheets_game
+from games.words.texts import fill
 
 PAPERS = ("a4", "letter")
 is_game = sheets_game.is_game_part
@@ -29,10 +30,10 @@ MAX_SEED = 10**9
 
 
 def quiz_available() -> bool:
-    """The engine-made quiz can go on a sheet (``games.quiz`` with ``make_quiz``)."""
+    """The engine-made quiz can go on a sheet (``make_quiz`` of ``games.teach.quiz``)."""
     try:
-        from games.quiz import make_quiz  # noqa: F401
-        from games.quiz_views import question_data  # noqa: F401
+        from games.teach.quiz.questions import make_quiz  # noqa: F401
+        from games.teach.quiz.views import question_data  # noqa: F401
     except ImportError:
         return False
     return True

@@ -1,6 +1,6 @@
 """Lesson sheet pages: the sheet as HTML (to print from the browser) and as PDF.
 
-Both come from the same template and the same address query (see ``games.sheets``).
+Both come from the same template and the same address query (see ``games.teach.sheets.query``).
 A quiz chosen without a quiz number, or parts given as repeated parameters (the
 builder's check boxes), are redirected to the canonical address, so what the
 teacher bookmarks is the short address that gives the same sheet again.
@@ -18,8 +18,10 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import sheets, sheets_content
 from games.context_processors import NATIVE_NAMES
+from games.teach.sheets import content as sheets_content
+from games.teach.sheets import query as sheets
+from games.teach.sheets.cells import direction
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 
@@ -61,7 +63,7 @@ def page_css(query: sheets.SheetQuery, address: str, rtl: bool) -> str:
 
 def columns(query: sheets.SheetQuery) -> list[dict]:
     return [
-        {"code": lang, "name": NATIVE_NAMES[lang], "dir": sheets_content.direction(lang)}
+        {"code": lang, "name": NATIVE_NAMES[lang], "dir": direction(lang)}
         for lang in query.languages
     ]
 
@@ -73,7 +75,7 @@ def _query(request):
         query = sheets.parse(lang, request.GET)
     except sheets.BadSheetQuery as bad:
         context = {"problems": bad.problems, "builder_url": reverse("teach") + "#sheet-builder"}
-        return None, render(request, "games/sheet_bad_query.html", context, status=400)
+        return None, render(request, "teach/sheet_bad_query.html", context, status=400)
     if query.needs_seed:
         fresh = random.SystemRandom().randrange(1, sheets.MAX_SEED)
         query = sheets.SheetQuery(
@@ -88,7 +90,7 @@ def _query(request):
 def sheet_context(request, query: sheets.SheetQuery) -> dict:
     qs = query.query_string()
     address = request.build_absolute_uri(f"{reverse('sheet')}?{qs}")
-    rtl = sheets_content.direction(query.lang) == "rtl"
+    rtl = direction(query.lang) == "rtl"
     parts = sheets_content.parts(query)
     for part in parts:
         if part["kind"] == "game":  # the replay's address, to type in from the paper
@@ -110,7 +112,7 @@ def sheet(request):
     query, response = _query(request)
     if response is not None:
         return response
-    return render(request, "games/sheet.html", sheet_context(request, query))
+    return render(request, "teach/sheet.html", sheet_context(request, query))
 
 
 def pdf_filename(query: sheets.SheetQuery) -> str:
@@ -118,12 +120,12 @@ def pdf_filename(query: sheets.SheetQuery) -> str:
 
 
 def sheet_pdf(request):
-    from games.sheets_pdf import write_pdf  # WeasyPrint loads Pango: only when asked
+    from games.teach.sheets.pdf import write_pdf  # WeasyPrint loads Pango: only when asked
 
     query, response = _query(request)
     if response is not None:
         return response
-    html = render_to_string("games/sheet.html", sheet_context(request, query), request=request)
+    html = render_to_string("teach/sheet.html", sheet_context(request, query), request=request)
     pdf = write_pdf(html, base_url=request.build_absolute_uri())
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{pdf_filename(query)}"'

@@ -1,0 +1,36 @@
+"""A newcomer finds the code behind an address from its first path segment
+(README, "Layout"): ``/he/teach/sheet/`` is served from ``games/teach/``."""
+
+from django.urls import LocalePrefixPattern, URLPattern, get_resolver
+
+#: The first segments whose code is not in a folder of the same name.
+FOLDER_OF = {"": "games.views", "rules": "games.content", "glossary": "games.content"}
+FOLDER_OF |= {"start": "games.content"}
+SITE_WIDE = {"i18n", "jsi18n", "admin"}  # Django's own views, wired in snapsite/urls.py
+
+
+def page_patterns(patterns=None, prefix=""):
+    """(first segment, view) for every page of the site, below the language prefix."""
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLPattern):
+            yield route.split("/")[0], pattern.callback
+        elif isinstance(pattern.pattern, LocalePrefixPattern):  # the /<lang>/ prefix
+            yield from page_patterns(pattern.url_patterns, "")
+        else:
+            yield from page_patterns(pattern.url_patterns, route)
+
+
+def test_every_page_is_served_from_the_folder_its_first_segment_names():
+    misplaced = [
+        f"/{segment}/ -> {view.__module__}.{view.__name__}"
+        for segment, view in page_patterns()
+        if segment not in SITE_WIDE
+        and not view.__module__.startswith(FOLDER_OF.get(segment, f"games.{segment}"))
+    ]
+    assert misplaced == []
+
+
+def test_the_pages_checked_include_every_face():
+    segments = {segment for segment, _view in page_patterns()}
+    assert {"", "rules", "learn", "play", "replay", "teach", "start"} <= segments
