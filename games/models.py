@@ -246,3 +246,19 @@ class TableControl(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="control_unique_number")
         ]
+
+
+class TableLease(models.Model):
+    """Which server process owns a live table (its one writer) until ``expires_ms``.
+
+    ``fence`` goes up by one each time a process takes the table; every write of an
+    owner checks, in its own transaction, that the lease still names it with the fence
+    it took (``games.tables.lease``), so a process that lost the table (it stalled past
+    the expiry and another took over) can never write to it again."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="lease"
+    )
+    holder = models.CharField(max_length=200, blank=True)  # the process's channel name
+    fence = models.BigIntegerField(default=0)
+    expires_ms = models.BigIntegerField(default=0)  # wall clock, ms

@@ -252,6 +252,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_event(event)
 
+    async def table_owner(self, message: dict) -> None:
+        """The table has a new owner (another process took it over): say again that
+        this connection's seat is present, so that it gets no stand-in."""
+        if self.present_seat is not None:
+            await self.presence(self.present_seat, present=True)
+
     async def table_seats(self, message: dict) -> None:
         if self.last_seq is None:
             return

@@ -1,8 +1,8 @@
 """The live-table service: one writer per table.
 
 Use these functions only (keyword-only arguments, named ``noun_verb``); the owner
-behind them is an in-process :class:`~games.tables.owner.TableOwner` today, and may be
-a lease plus forwarding over the channel layer later (see ``registry``).
+behind them is a :class:`~games.tables.owner.TableOwner` in whichever process holds the
+table's lease, reached over the channel layer from the others (see ``registry``).
 
 - :func:`table_create` (sync): store a new table, return its join code.
 - :func:`table_create_practice` (sync): one person and computer players, seated at once.
@@ -33,7 +33,7 @@ from . import store
 from .codes import normalise_code
 from .controls import CONTROLS
 from .owner import Outcome, wall_ms
-from .registry import group_name, owner_for, registry_drop
+from .registry import NO_TABLE, group_name, outcome_from, owner_call, registry_drop
 
 __all__ = [
     "CONTROLS",
@@ -195,51 +195,48 @@ def classes_purge(*, days: int = 30) -> int:
 
 async def table_welcome(*, code: str, session_key: str | None) -> dict | None:
     """The welcome message for a client of session ``session_key`` (None: no such table)."""
-    owner = await owner_for(normalise_code(code))
-    if owner is None:
-        return None
-    return owner.snapshot(owner.seat_of(session_key), teacher=owner.is_teacher(session_key))
+    welcome = await owner_call(normalise_code(code), "welcome", session_key=session_key)
+    return None if welcome is NO_TABLE else welcome
 
 
 async def table_join(*, code: str, session_key: str, name: str) -> int | str:
     """Seat the session (its own seat if it already has one); or the reason it cannot
     sit down (an error code: ``table_full``, ``is_teacher``, ``restarted``…)."""
-    owner = await owner_for(normalise_code(code))
-    if owner is None:
-        return "no_table"
-    return await owner.join(session_key=session_key, name=name)
+    seat = await owner_call(normalise_code(code), "join", session_key=session_key, name=name)
+    return "no_table" if seat is NO_TABLE else seat
 
 
 async def table_control(*, code: str, session_key: str | None, message: dict) -> Outcome:
     """The teacher's control ``message`` (type in :data:`CONTROLS`), from a connection
     of session ``session_key``: refused with ``not_teacher`` for anyone else."""
-    owner = await owner_for(normalise_code(code))
-    if owner is None:
-        return Outcome(refused="no_table")
-    return Outcome(refused=await owner.control(session_key=session_key, message=message))
+    refused = await owner_call(
+        normalise_code(code), "control", session_key=session_key, message=message
+    )
+    return Outcome(refused="no_table" if refused is NO_TABLE else refused)
 
 
 async def table_done(*, code: str, seat: int, walkthroughs: list[str]) -> None:
     """The student on ``seat`` of a class table has finished ``walkthroughs`` (known
     slugs); kept with the seat and told to the teacher (other tables: nothing)."""
-    owner = await owner_for(normalise_code(code))
-    if owner is not None:
-        await owner.done(seat=seat, walkthroughs=walkthroughs, order=list(walkthrough_slugs()))
+    order = list(walkthrough_slugs())
+    await owner_call(
+        normalise_code(code), "done", seat=seat, walkthroughs=walkthroughs, order=order
+    )
 
 
 async def table_seat(*, code: str, session_key: str | None) -> int | None:
     """The seat of session ``session_key`` at table ``code``, if any."""
-    owner = await owner_for(normalise_code(code))
-    return None if owner is None else owner.seat_of(session_key)
+    seat = await owner_call(normalise_code(code), "seat", session_key=session_key)
+    return None if seat is NO_TABLE else seat
 
 
 async def table_presence(*, code: str, seat: int, present: bool, connection: str) -> None:
     """The connection named ``connection`` counts for ``seat`` (``present``) or no
     longer does: after ``away_after_ms`` without any, a computer player stands in for
     the seat until one comes back."""
-    owner = await owner_for(normalise_code(code))
-    if owner is not None:
-        await owner.presence(seat=seat, present=present, connection=connection)
+    await owner_call(
+        normalise_code(code), "presence", seat=seat, present=present, connection=connection
+    )
 
 
 async def table_submit(
@@ -248,12 +245,15 @@ async def table_submit(
     """Apply ``seat``'s action (``{"type": "turn"|"snap"|"snap_pot", "seen"?: int}``),
     received at wall-clock ``received_ms`` on a connection whose one-way delay was
     measured as ``lag_ms``; its events are stored, then broadcast."""
-    owner = await owner_for(normalise_code(code))
-    if owner is None:
-        return Outcome(refused="no_table")
-    return await owner.submit(
-        seat=seat, action_json=action_json, received_ms=received_ms, lag_ms=lag_ms
+    result = await owner_call(
+        normalise_code(code),
+        "submit",
+        seat=seat,
+        action_json=action_json,
+        received_ms=received_ms,
+        lag_ms=lag_ms,
     )
+    return Outcome(refused="no_table") if result is NO_TABLE else outcome_from(result)
 
 
 async def table_events_since(*, code: str, since: int) -> list[dict]:

@@ -1,28 +1,51 @@
-"""Which tables this process owns: one :class:`TableOwner` per table, made on demand
-from storage.
+"""Which process owns each table, and the way every call reaches that owner.
 
-Scale (a later step) replaces this module's ``owner_for`` with a lease (Redis or
-PostgreSQL) and, when another process holds the lease, forwards the call over the
-channel layer; nothing outside :mod:`games.tables` sees owners directly.
+A table is owned by one process at a time, under a lease with a fencing number
+(:mod:`games.tables.lease`, in the database every process shares). :func:`owner_call`
+runs a call on the owner: here when this process holds the table (or can take it:
+nobody holds it, or its holder's lease expired), else forwarded over the channel layer
+to the holder's process (:mod:`games.tables.forwarding`). A holder that does not answer
+is waited for until its lease expires; then this process takes the table over from the
+stored log, tells the table's connections (``table.owner``: they say again which seats
+are present) and the game goes on. One process (the default, with the in-memory layer)
+is the same path, where every table is simply held here.
+
+Every :data:`lease.RENEW_S` this process renews all its leases in one statement, drops
+the owners of tables it lost (their writes are refused by the fence anyway), and takes
+over the tables its own players are seated at whose holder has gone quiet.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from dataclasses import asdict
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from . import store
-from .owner import TableOwner
+from . import lease, store
+from .forwarding import Endpoint
+from .owner import Outcome, TableOwner
 
-__all__ = ["group_name", "owner_for", "registry_drop"]
+__all__ = ["group_name", "owner_call", "owner_for", "registry_drop", "NO_TABLE"]
+
+log = logging.getLogger(__name__)
 
 _owners: dict[str, TableOwner] = {}
 #: How long the owner of a finished game stays in memory (it is read from storage again
 #: if someone asks later).
 FINISHED_KEEP_S = 300.0
-_state: dict[str, object] = {"loop": None, "lock": None}
+#: How long a forwarded call waits for the owner's answer, and how long a call waits in
+#: all for a table whose holder has gone quiet (its lease must expire first).
+CALL_TIMEOUT_S = 1.0
+TAKEOVER_WAIT_S = lease.TTL_MS / 1000 * 3 + 2
+NO_TABLE = object()  # owner_call's answer for a table that does not exist
+
+_state: dict[str, object] = {"loop": None, "lock": None, "endpoint": None, "renewer": None}
+_table_ids: dict[str, int] = {}
+_remote: dict[str, lease.Lease] = {}  # code -> the lease last read for a table held elsewhere
+_seated_here: dict[str, set[str]] = {}  # code -> this process's connections seated there
 
 
 def group_name(code: str) -> str:
@@ -30,9 +53,170 @@ def group_name(code: str) -> str:
     return f"table.{code}"
 
 
+# -- the calls ------------------------------------------------------------------------
+
+
+async def _welcome(owner: TableOwner, *, session_key: str | None) -> dict:
+    return owner.snapshot(owner.seat_of(session_key), teacher=owner.is_teacher(session_key))
+
+
+async def _seat(owner: TableOwner, *, session_key: str | None) -> int | None:
+    return owner.seat_of(session_key)
+
+
+async def _submit(owner: TableOwner, **kwargs) -> dict:
+    return asdict(await owner.submit(**kwargs))
+
+
+OPS = {
+    "welcome": _welcome,
+    "seat": _seat,
+    "join": lambda owner, **kw: owner.join(**kw),
+    "control": lambda owner, **kw: owner.control(**kw),
+    "done": lambda owner, **kw: owner.done(**kw),
+    "presence": lambda owner, **kw: owner.presence(**kw),
+    "submit": _submit,
+}
+
+
+def outcome_from(result: dict) -> Outcome:
+    return Outcome(seqs=tuple(result["seqs"]), refused=result["refused"])
+
+
+async def owner_call(code: str, op: str, **kwargs):
+    """Run ``op`` (a key of :data:`OPS`) with ``kwargs`` on the owner of table ``code``,
+    wherever it is; :data:`NO_TABLE` when there is no such table. Results are plain data
+    (a submit's outcome as a dict: :func:`outcome_from`)."""
+    if op == "presence":
+        here = _seated_here.setdefault(code, set())
+        (here.add if kwargs["present"] else here.discard)(kwargs["connection"])
+        if not here:
+            del _seated_here[code]
+    endpoint = await _endpoint()
+    give_up = asyncio.get_running_loop().time() + TAKEOVER_WAIT_S
+    while True:
+        found = await _owner_or_lease(code)
+        if found is None:
+            return NO_TABLE
+        if isinstance(found, TableOwner):
+            try:
+                return await OPS[op](found, **kwargs)
+            except lease.LeaseLost:
+                _forget(found)
+                continue
+        answer = await endpoint.call(found.holder, code, op, kwargs, CALL_TIMEOUT_S)
+        if answer is not None and answer.get("ok"):
+            return answer.get("result")
+        _remote.pop(code, None)  # read the lease again: the holder may have gone
+        if asyncio.get_running_loop().time() > give_up:
+            raise TimeoutError(f"table {code}: its owner does not answer")
+        await asyncio.sleep(0.1 if answer is not None else 0.3)
+
+
+async def _answer(code: str, op: str, kwargs: dict) -> dict:
+    """A call forwarded to this process: run it if this process owns the table."""
+    owner = _owners.get(code)
+    if owner is None or not _holds(owner):
+        return {"ok": False, "error": "not_owner"}
+    try:
+        return {"ok": True, "result": await OPS[op](owner, **kwargs)}
+    except lease.LeaseLost:
+        _forget(owner)
+        return {"ok": False, "error": "not_owner"}
+
+
+# -- owners and leases ----------------------------------------------------------------
+
+
+def _holds(owner: TableOwner) -> bool:
+    return lease._held.get(owner.stored.id) is not None
+
+
+async def owner_for(code: str) -> TableOwner | None:
+    """The owner of table ``code`` in this process, taking the table if nobody else
+    holds it; None when there is no such table or another process owns it."""
+    await _endpoint()
+    found = await _owner_or_lease(code)
+    return found if isinstance(found, TableOwner) else None
+
+
+async def _owner_or_lease(code: str) -> TableOwner | lease.Lease | None:
+    """This process's owner of ``code`` (taking the table when it can), else the lease
+    of the process that holds it; None when there is no such table."""
+    owner = _owners.get(code)
+    if owner is not None:
+        if _holds(owner):
+            return owner
+        _forget(owner)
+    known = _remote.get(code)
+    if known is not None and not known.expired():
+        return known
+    async with _lock():
+        owner = _owners.get(code)
+        if owner is not None:
+            return owner
+        table_id = _table_ids.get(code)
+        if table_id is None:
+            table_id = await database_sync_to_async(store.table_id_or_none)(code)
+            if table_id is None:
+                return None
+            _table_ids[code] = table_id
+        endpoint: Endpoint = _state["endpoint"]  # type: ignore[assignment]
+        fence = await database_sync_to_async(lease.lease_take)(table_id, endpoint.channel)
+        if fence is None:
+            held = await database_sync_to_async(lease.lease_read)(table_id)
+            if held is None:
+                return None
+            _remote[code] = held
+            return held
+        _remote.pop(code, None)
+        return await _load(code, table_id)
+
+
+async def _load(code: str, table_id: int) -> TableOwner | None:
+    stored = await database_sync_to_async(store.table_load)(code)
+    if stored is None:
+        return None
+    layer = get_channel_layer()
+    group = group_name(code)
+
+    async def broadcast(message: dict) -> None:
+        await layer.group_send(group, message)
+
+    owner = TableOwner(stored, broadcast, on_over=_forget_later)
+    _owners[code] = owner
+    owner.start()
+    # connections held by other processes (or left from an owner that died) say again
+    # which seats are present, so that nobody gets a stand-in for being elsewhere
+    await layer.group_send(group, {"type": "table.owner"})
+    return owner
+
+
+def _forget(owner: TableOwner) -> None:
+    owner.stop()
+    if _owners.get(owner.code) is owner:
+        del _owners[owner.code]
+
+
+def _forget_later(owner: TableOwner) -> None:
+    def forget() -> None:
+        if _owners.get(owner.code) is owner:
+            _forget(owner)
+            endpoint: Endpoint | None = _state["endpoint"]  # type: ignore[assignment]
+            if endpoint is not None:
+                asyncio.ensure_future(
+                    database_sync_to_async(lease.lease_release)(owner.stored.id, endpoint.channel)
+                )
+
+    asyncio.get_running_loop().call_later(FINISHED_KEEP_S, forget)
+
+
+# -- this process ---------------------------------------------------------------------
+
+
 def _lock() -> asyncio.Lock:
-    """The loading lock of the running loop (owners of another loop are dropped:
-    they cannot run here)."""
+    """The loading lock of the running loop (owners of another loop are dropped: they
+    cannot run here)."""
     loop = asyncio.get_running_loop()
     if _state["loop"] is not loop:
         registry_drop()
@@ -41,43 +225,68 @@ def _lock() -> asyncio.Lock:
     return _state["lock"]  # type: ignore[return-value]
 
 
-async def owner_for(code: str) -> TableOwner | None:
-    """The owner of table ``code``, rebuilt from storage if this process has none yet;
-    None when there is no such table."""
-    lock = _lock()
-    owner = _owners.get(code)
-    if owner is not None:
-        return owner
-    async with lock:
-        owner = _owners.get(code)
-        if owner is not None:
-            return owner
-        stored = await database_sync_to_async(store.table_load)(code)
-        if stored is None:
-            return None
-        layer = get_channel_layer()
-        group = group_name(code)
-
-        async def broadcast(message: dict) -> None:
-            await layer.group_send(group, message)
-
-        owner = TableOwner(stored, broadcast, on_over=_forget_later)
-        _owners[code] = owner
-        owner.start()
-        return owner
+async def _endpoint() -> Endpoint:
+    """This process's channel on the layer, and its renewing task, started once per
+    event loop."""
+    _lock()
+    endpoint: Endpoint | None = _state["endpoint"]  # type: ignore[assignment]
+    if endpoint is None:
+        endpoint = Endpoint(get_channel_layer(), _answer)
+        _state["endpoint"] = endpoint
+        await endpoint.start()
+        _state["renewer"] = asyncio.ensure_future(_renew_forever(endpoint))
+    return endpoint
 
 
-def _forget_later(owner: TableOwner) -> None:
-    def forget() -> None:
-        if _owners.get(owner.code) is owner:
-            owner.stop()
-            del _owners[owner.code]
+async def _renew_forever(endpoint: Endpoint) -> None:
+    while True:
+        await asyncio.sleep(lease.RENEW_S)
+        try:
+            await _renew_once(endpoint)
+        except Exception:  # a database hiccup: try again at the next beat
+            log.exception("renewing the table leases failed")
 
-    asyncio.get_running_loop().call_later(FINISHED_KEEP_S, forget)
+
+async def _renew_once(endpoint: Endpoint) -> None:
+    if lease._held:
+        await database_sync_to_async(lease.leases_renew)(endpoint.channel)
+    for owner in list(_owners.values()):
+        if not _holds(owner):
+            log.warning("table %s: another process owns it now", owner.code)
+            _forget(owner)
+    for code in list(_seated_here):  # our players' tables whose holder went quiet
+        if code not in _owners:
+            known = _remote.get(code)
+            if known is None or known.expired():
+                _remote.pop(code, None)
+                await _owner_or_lease(code)
 
 
 def registry_drop() -> None:
-    """Stop and forget every owner of this process (as a restart would)."""
+    """Stop and forget every owner of this process (as a restart would); the process
+    keeps its name, so it takes its tables again when asked."""
     for owner in _owners.values():
         owner.stop()
     _owners.clear()
+    _remote.clear()
+    _table_ids.clear()
+    loop = _state.get("loop")
+    endpoint: Endpoint | None = _state.get("endpoint")  # type: ignore[assignment]
+    if endpoint is not None and loop is not None and loop is not _running_loop():
+        endpoint.stop()  # of a loop that is gone: a new one is made for the new loop
+        renewer = _state.get("renewer")
+        if renewer is not None:
+            try:
+                renewer.cancel()  # type: ignore[attr-defined]
+            except RuntimeError:  # its loop is closed already
+                pass
+        _state["endpoint"] = _state["renewer"] = None
+        _seated_here.clear()
+        lease.held_forget()
+
+
+def _running_loop():
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

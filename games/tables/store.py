@@ -33,6 +33,7 @@ from games.models import Seat, Table, TableAction, TableControl, TableEvent
 from games.tables.protocol import action_from_json, options_from_json, options_to_json
 
 from .codes import new_code
+from .lease import fence_check
 
 __all__ = [
     "SeatInfo",
@@ -275,6 +276,7 @@ def record_load(code: str) -> Record | None:
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:
     """Store one accepted action and its numbered events (``seq``, ``data``, ``view``)."""
     with transaction.atomic():
+        fence_check(table_id)
         TableAction.objects.create(table_id=table_id, index=index, data=action)
         TableEvent.objects.bulk_create(
             TableEvent(table_id=table_id, seq=e["seq"], data=e["data"], view=e["view"])
@@ -286,16 +288,23 @@ def table_id(code: str) -> int:
     return Table.objects.values_list("id", flat=True).get(code=code)
 
 
+def table_id_or_none(code: str) -> int | None:
+    return Table.objects.filter(code=code).values_list("id", flat=True).first()
+
+
 def seat_bind(table_id: int, number: int, session_key: str, name: str) -> None:
     """Give seat ``number`` to the browser session ``session_key`` under ``name``."""
-    Seat.objects.filter(table_id=table_id, number=number).update(
-        session_key=session_key, display_name=name
-    )
+    with transaction.atomic():
+        fence_check(table_id)
+        Seat.objects.filter(table_id=table_id, number=number).update(
+            session_key=session_key, display_name=name
+        )
 
 
 def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
     """Store ``seats`` as the table's seats, in place of the ones it had."""
     with transaction.atomic():
+        fence_check(table_id)
         Seat.objects.filter(table_id=table_id).delete()
         Seat.objects.bulk_create(
             Seat(
@@ -322,6 +331,7 @@ def control_append(
     with its effect, in one transaction: ``table_fields`` changed on the table row, and
     ``seats`` (when given) in place of the table's seats."""
     with transaction.atomic():
+        fence_check(table_id)
         TableControl.objects.create(table_id=table_id, number=number, data=data)
         if table_fields:
             Table.objects.filter(id=table_id).update(**table_fields)
@@ -356,7 +366,9 @@ def class_restart(old: StoredTable, seats: list[SeatInfo], number: int, data: di
 
 def seat_done(table_id: int, number: int, done: list[str]) -> None:
     """Store the walkthroughs a class's student on seat ``number`` has finished."""
-    Seat.objects.filter(table_id=table_id, number=number).update(done=done)
+    with transaction.atomic():
+        fence_check(table_id)
+        Seat.objects.filter(table_id=table_id, number=number).update(done=done)
 
 
 def classes_purge(days: int = 30) -> int:

@@ -15,13 +15,17 @@ class WebSocketClosed(Exception):
 
 
 class WSClient:
-    def __init__(self, host: str, port: int, path: str, origin: str, timeout: float = 10):
+    def __init__(
+        self, host: str, port: int, path: str, origin: str, timeout: float = 10, cookie: str = ""
+    ):
         self.sock = socket.create_connection((host, port), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
         request = (
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n"
+            + (f"Cookie: {cookie}\r\n" if cookie else "")
+            + "\r\n"
         )
         self.sock.sendall(request.encode())
         head = b""
