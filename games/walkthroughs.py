@@ -122,7 +122,7 @@ def table_data(state: GameState, names: list[str], learner: int, before: GameSta
         "pot": {
             "count": len(state.pot),
             "top": card_data(state.pot_top),
-            "stuck_forever": state.pot_stuck_forever,
+            "blocked": state.pot_blocked,
             "changed": pot_changed,
         },
         "over": state.over,

@@ -98,7 +98,7 @@ def test_every_kind_renders_in_every_language_over_many_seeds(lang):
             for q in quiz_data(seed):
                 kinds.add(q["kind"])
                 assert q["answer_label"] and q["verdict"]
-        assert kinds == {"is_snap", "snap_or_pot", "penalty", "who_wins", "pot_stuck"}
+        assert kinds == {"is_snap", "snap_or_pot", "penalty", "who_wins", "pot_win"}
 
 
 def test_teach_page_links_the_quiz_and_its_print_version(client):

@@ -164,7 +164,7 @@ function pictureData() {
     pot: {
       count: v.pot_count,
       top: card(v.pot_top),
-      stuck_forever: v.pot_stuck_forever,
+      blocked: v.pot_blocked,
       changed: before !== null && (before.pot_count !== v.pot_count || before.pot_top !== v.pot_top),
     },
     over: v.over,
