@@ -15,7 +15,8 @@ from django.utils.translation import get_language
 
 from games import quiz_text
 from games.quiz import MAX_SEED, Question, make_quiz
-from games.walkthroughs import clause_links, names_for, table_data
+from games.views import named_clause_links
+from games.walkthroughs import names_for, table_data
 
 #: No seat is "you" in a quiz: the class looks at the table from above.
 NO_LEARNER = -1
@@ -36,7 +37,7 @@ def question_data(number: int, q: Question, names: list[str]) -> dict:
         "verdict": quiz_text.verdict(q, names),
         "events_intro": quiz_text.events_intro(q, names),
         "events": quiz_text.explanation(q, names),
-        "clauses": clause_links([q.clause]),
+        "clauses": named_clause_links([q.clause]),
     }
 
 

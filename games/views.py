@@ -47,6 +47,13 @@ def section_titles() -> dict[str, str]:
     return {section.slug: section.title for section in RulesSection.objects.all()}
 
 
+def named_clause_links(clauses) -> list[dict]:
+    """Rule links that also name their section in the page's language, so that a child
+    reads "Mistakes (R13)", not only "R13"."""
+    titles = section_titles()
+    return [{**link, "section": titles.get(link["anchor"], "")} for link in walkthroughs.clause_links(clauses)]
+
+
 def with_section_titles(frames: list[dict]) -> list[dict]:
     """Name each rule link's section in the page's language ("Ties and the Snap Pot")."""
     titles = section_titles()

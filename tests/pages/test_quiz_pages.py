@@ -45,6 +45,20 @@ def test_quiz_page_renders_every_question_with_its_engine_answer(client, lang):
     assert html.count('<details class="quiz-reveal">') == len(quiz)
 
 
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_a_quiz_answer_names_the_rules_section_not_only_the_clause_code(client, content, lang):
+    from games.models import RulesSection
+
+    with translation.override(lang):
+        titles = {s.slug: s.title for s in RulesSection.objects.all()}
+        response = client.get(f"/{lang}/teach/quiz/?seed=12")
+    html = response.content.decode()
+    for q in questions_of(response):
+        link = q["clauses"][0]
+        assert link["section"] == titles[link["anchor"]] and link["section"]
+        assert f"{link['section']} (<bdi>{link['id']}</bdi>)" in html
+
+
 def test_same_seed_same_page_and_another_seed_another_quiz(client):
     first = questions_of(client.get("/en/teach/quiz/?seed=3"))
     again = questions_of(client.get("/en/teach/quiz/?seed=3"))
