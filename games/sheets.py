@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games import sheets_game, walkthroughs
+from games import sheet_labels, sheets_game, walkthroughs
 from games.models import RulesSection
 from games.texts import fill
 
@@ -98,10 +98,6 @@ class SheetQuery:
         return urlencode(items, safe=",:")
 
 
-def _listing(values) -> str:
-    return ", ".join(values)
-
-
 def _read_parts(raw_values: list[str]) -> list[str]:
     parts = []
     for raw in raw_values:
@@ -127,7 +123,7 @@ def parse(lang: str, params) -> SheetQuery:
                     "Choose one of: %(allowed)s, or none."
                 ),
                 value=also,
-                allowed=_listing(others),
+                allowed=sheet_labels.languages_listing(others),
             )
         )
 
@@ -141,7 +137,7 @@ def parse(lang: str, params) -> SheetQuery:
             fill(
                 _("%(value)s is not a part a sheet can hold. The parts are: %(allowed)s."),
                 value=part,
-                allowed=_listing(allowed),
+                allowed=sheet_labels.parts_listing(allowed),
             )
         )
     for part in filter(is_game, parts):
@@ -151,7 +147,7 @@ def parse(lang: str, params) -> SheetQuery:
         problems.append(
             fill(
                 _("Choose at least one part for the sheet. The parts are: %(allowed)s."),
-                allowed=_listing(allowed),
+                allowed=sheet_labels.parts_listing(allowed),
             )
         )
     if "rules" in parts:  # all the sections: a chosen one would only repeat
@@ -163,7 +159,7 @@ def parse(lang: str, params) -> SheetQuery:
             fill(
                 _("%(value)s is not a paper size for sheets. Choose one of: %(allowed)s."),
                 value=paper,
-                allowed=_listing(PAPERS),
+                allowed=sheet_labels.papers_listing(PAPERS),
             )
         )
 
