@@ -51,7 +51,10 @@ def named_clause_links(clauses) -> list[dict]:
     """Rule links that also name their section in the page's language, so that a child
     reads "Mistakes (R13)", not only "R13"."""
     titles = section_titles()
-    return [{**link, "section": titles.get(link["anchor"], "")} for link in walkthroughs.clause_links(clauses)]
+    return [
+        {**link, "section": titles.get(link["anchor"], "")}
+        for link in walkthroughs.clause_links(clauses)
+    ]
 
 
 def with_section_titles(frames: list[dict]) -> list[dict]:
