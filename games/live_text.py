@@ -44,7 +44,8 @@ def pot_blocked_text() -> str:
     return _(
         "All four cards of this rank are now in the Snap Pot, so for now no card can match "
         "its top card. Only a tie can change that: the tied piles go on top of the Snap Pot "
-        "and give it a new top card. A card that matches that card can win the whole Snap Pot."
+        "and give it a new top card. Then, when a card matching that top card is turned over, "
+        "the first to call “Snap Pot!” wins the whole Snap Pot."
     )
 
 
