@@ -1,6 +1,6 @@
 """Live tables in a real browser, against daphne: people in two languages and a
-computer player play to the end by keyboard (one with the Hebrew layout on); a practice game by touch on a tablet;
-the table at the sizes a class uses."""
+computer player play to the end by keyboard (one with the Hebrew layout on); a
+practice game by touch on a tablet; the table at the sizes a class uses."""
 
 from __future__ import annotations
 
