@@ -187,7 +187,7 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    display_name = models.CharField(max_length=40, blank=True)
+    display_name = models.CharField(max_length=240, blank=True)  # protocol.MAX_NAME_BYTES
     session_key = models.CharField(max_length=40, blank=True, db_index=True)
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=16, blank=True)

@@ -368,12 +368,12 @@ def _call(
 
 
 def _wrong_call(s: GameState, seat: int, at: int, kind: str, base: GameState, pre: tuple) -> Step:
-    n = s.players
     last = s.last_turned
     # R13: to the player who has just played; R14: on his own turn (or, in a game just
-    # dealt, before anyone has turned a card, D), to the player on his right. A position
-    # set up mid-game always knows who turned last (R20 D).
-    to = last if last is not None and last != seat else (seat - 1) % n
+    # dealt, before anyone has turned a card, D), to the nearest player on his right who
+    # still has cards (R14 D). A position set up mid-game always knows who turned last
+    # (R20 D).
+    to = last if last is not None and last != seat else s.right_with_cards(seat)
     fd = s.face_down[seat]
     fu = s.face_up[seat]
     face_down = s.face_down

@@ -172,17 +172,23 @@ class GameState:
         return self.valid_now
 
     @property
-    def pot_stuck_forever(self) -> bool:
-        """True when all four cards of the pot's top rank are inside the pot (R18):
-        nobody can ever turn a match for it.
+    def pot_blocked(self) -> bool:
+        """True when all four cards of the pot's top rank are inside the pot (R18 D): no
+        card can match its top now. Blocked is not lost: a later tie lays new piles on
+        the pot and gives it a new top (R9 D); see :mod:`games.engine.pot`.
 
-        >>> from_piles([["2S"], ["3S"]], pot=["7S", "7H", "7D", "7C"]).pot_stuck_forever
+        >>> from_piles([["2S"], ["3S"]], pot=["7S", "7H", "7D", "7C"]).pot_blocked
         True
         """
         if not self.pot:
             return False
         rank = self.pot[-1].rank
         return sum(1 for c in self.pot if c.rank == rank) == 4
+
+    def right_with_cards(self, seat: int) -> int:
+        """The nearest player on ``seat``'s right who still has cards (R14 D, R20 D):
+        where a penalty on one's own turn goes, skipping players who are out."""
+        return previous_with_cards(self.face_down, self.face_up, seat)
 
     def is_out(self, seat: int) -> bool:
         """True when ``seat`` has no cards at all (R16)."""
@@ -443,7 +449,7 @@ def new_game(players: int, rng: random.Random, options: Options = DEFAULT_OPTION
     return deal(players, deck, dealer, options)
 
 
-def _previous_with_cards(face_down, face_up, seat: int) -> int:
+def previous_with_cards(face_down, face_up, seat: int) -> int:
     """First seat counter-clockwise from ``seat``'s right that has cards (R20 D): the
     player who turned the last card when a position does not say. ``seat``'s right
     itself when nobody else has cards."""
@@ -511,7 +517,7 @@ def from_piles(
     to_play = _next_with_cards(fd, fu, to_play)
     having = sum(1 for s in range(n) if fd[s] or fu[s])
     if last_turned is None:
-        last_turned = _previous_with_cards(fd, fu, to_play)
+        last_turned = previous_with_cards(fd, fu, to_play)
     elif having > 1:
         expected = _next_with_cards(fd, fu, (last_turned + 1) % n)
         if expected != to_play:

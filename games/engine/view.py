@@ -31,7 +31,7 @@ class TableView:
     out: tuple[bool, ...]
     pot_count: int
     pot_top: Card | None
-    pot_stuck_forever: bool
+    pot_blocked: bool
     race_open: bool
     race_kind: str | None
     race_callers: tuple[int, ...]
@@ -84,7 +84,7 @@ def view(state: GameState, seat: int | None = None) -> TableView:
         out=tuple(not d and not u for d, u in zip(state.face_down, state.face_up, strict=True)),
         pot_count=len(pot),
         pot_top=pot[-1] if pot else None,
-        pot_stuck_forever=state.pot_stuck_forever,
+        pot_blocked=state.pot_blocked,
         race_open=race is not None,
         race_kind=race.kind if race is not None else None,
         race_callers=race.callers if race is not None else (),

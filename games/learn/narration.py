@@ -249,6 +249,10 @@ NOTES: dict[str, Callable[[int], str]] = {
         "You have just played yourself, so your penalty card goes to %(receiver)s, the "
         "player on your right (the player before you)."
     ),
+    "penalty.own_turn_skipping": lambda n: gettext(
+        "You have just played yourself, so your penalty card goes to %(receiver)s: the "
+        "nearest player on your right who still has cards. Players who are out are skipped."
+    ),
     "penalty.to_right": lambda n: gettext(
         "Your penalty card goes to %(receiver)s, the player on your right (the player before you)."
     ),

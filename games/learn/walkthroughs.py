@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from games.content.files import load_shape
+from games.content.sections import section_titles
 from games.engine import Card, GameState
 from games.engine.events import CardTurned
 from games.learn import narration
@@ -122,7 +123,7 @@ def table_data(state: GameState, names: list[str], learner: int, before: GameSta
         "pot": {
             "count": len(state.pot),
             "top": card_data(state.pot_top),
-            "stuck_forever": state.pot_stuck_forever,
+            "blocked": state.pot_blocked,
             "changed": pot_changed,
         },
         "over": state.over,
@@ -169,6 +170,12 @@ def answers(branches: dict[str, Branch], names: list[str], learner: int, state: 
     return result
 
 
+def not_said_yet(caption: str, lines: list[str]) -> list[str]:
+    """The event lines the caption does not already say word for word: a step never
+    shows the same sentence twice ("Alexandra turns over the 5 of hearts." as both)."""
+    return [line for line in lines if line not in caption]
+
+
 def frames(slug: str, names: list[str] | None = None) -> list[dict]:
     """Every step of one walkthrough, with the engine's answer to each button.
 
@@ -186,11 +193,12 @@ def frames(slug: str, names: list[str] | None = None) -> list[dict]:
     for i, step in enumerate(played.steps):
         branches = answers(step.branches, names, learner, step.state)
         next_press = played.steps[i + 1].step.learner if i + 1 < len(played.steps) else None
+        caption = caption_text(step.step.say, names, learner, step.events)
         result.append(
             {
                 "number": i + 1,
-                "caption": caption_text(step.step.say, names, learner, step.events),
-                "events": [event_text(e, names) for e in step.events],
+                "caption": caption,
+                "events": not_said_yet(caption, [event_text(e, names) for e in step.events]),
                 "clauses": clause_links(step.step.clauses),
                 "expects": next_press,
                 "table": table_data(step.state, names, learner, before if i else None),
@@ -199,3 +207,10 @@ def frames(slug: str, names: list[str] | None = None) -> list[dict]:
         )
         before = step.state
     return result
+
+
+def named_clause_links(clauses) -> list[dict]:
+    """Rule links that also name their section in the page's language, so that a child
+    reads "Mistakes (R13)", not only "R13"."""
+    titles = section_titles()
+    return [{**link, "section": titles.get(link["anchor"], "")} for link in clause_links(clauses)]

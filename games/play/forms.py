@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine import BotLevel, Options
-from games.tables.protocol import MAX_NAME_CHARS, ProtocolError, display_name
+from games.tables.protocol import MAX_NAME_BYTES, MAX_NAME_CHARS, ProtocolError, display_name
 
 LEVEL_CHOICES = [
     ("beginner", pgettext_lazy("computer player level", "Beginner (slow)")),
@@ -51,7 +51,7 @@ def clean_display_name(value: str) -> str:
 class NameField(forms.CharField):
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("label", _("Your name"))
-        kwargs.setdefault("max_length", 64)  # checked exactly by clean_display_name
+        kwargs.setdefault("max_length", MAX_NAME_BYTES)  # checked exactly by clean_display_name
         super().__init__(**kwargs)
 
     def clean(self, value):

@@ -30,14 +30,14 @@ __all__ = ["compact", "frames", "script_json", "told_step"]
 
 def told_step(step: RecordStep, names: Sequence[str]) -> tuple[list[str], list[str]]:
     """The sentences telling ``step``'s events (as a live table tells them, with the
-    Snap Pot's "stuck for good" where it happens) and the rules they show."""
+    Snap Pot's "blocked" where it happens, R18 D) and the rules they show."""
     texts: list[str] = []
     clauses: list[str] = []
-    stuck_now = step.state.pot_stuck_forever and not step.before.pot_stuck_forever
+    blocked_now = step.state.pot_blocked and not step.before.pot_blocked
     for i, event in enumerate(step.events):
         data = event_data(step.before, event)
-        if stuck_now and i == len(step.events) - 1:
-            data["pot_now_stuck"] = True
+        if blocked_now and i == len(step.events) - 1:
+            data["pot_now_blocked"] = True
         texts.append(told_event(data, names))
         clauses.extend(data["rules"])
     return texts, list(dict.fromkeys(clauses))
@@ -86,7 +86,7 @@ def frames(record: Record, names: Sequence[str], learner: int | None = None) -> 
 # ---- The compact form (opened out by games/js/frames.js) --------------------------------
 
 OUT, TO_PLAY, CHANGED = 1, 2, 4  # a seat's flags
-STUCK, POT_CHANGED = 1, 2  # the Snap Pot's flags
+BLOCKED, POT_CHANGED = 1, 2  # the Snap Pot's flags
 
 
 class _Packer:
@@ -130,7 +130,7 @@ class _Packer:
             for p in table["players"]
         ]
         pot = table["pot"]
-        flags = (STUCK if pot["stuck_forever"] else 0) | (POT_CHANGED if pot["changed"] else 0)
+        flags = (BLOCKED if pot["blocked"] else 0) | (POT_CHANGED if pot["changed"] else 0)
         return {"p": seats, "pot": [pot["count"], self.card(pot["top"]), flags], "o": table["over"]}
 
 

@@ -38,18 +38,22 @@ def with_labels(seats: Sequence[dict]) -> list[dict]:
     return [{**seat, "label": label} for seat, label in zip(seats, seat_labels(seats), strict=True)]
 
 
-def pot_stuck_text() -> str:
+def pot_blocked_text() -> str:
+    """What is true when the fourth card of the pot's top rank goes in (R18 D): the pot
+    is blocked, not lost."""
     return _(
-        "All four cards of this rank are now in the Snap Pot. Nobody can ever match its top "
-        "card, so its cards stay stuck there until the end of the game."
+        "All four cards of this rank are now in the Snap Pot, so for now no card can match "
+        "its top card. Only a tie can change that: the tied piles go on top of the Snap Pot "
+        "and give it a new top card. Then, when a card matching that top card is turned over, "
+        "the first to call “Snap Pot!” wins the whole Snap Pot."
     )
 
 
 def told_event(event: dict, labels: Sequence[str]) -> str:
     """The sentence(s) telling a stored event (``code``, ``params``, and
-    ``pot_now_stuck`` when this step left the Snap Pot stuck for good), in the active
+    ``pot_now_blocked`` when this step blocked the Snap Pot, R18 D), in the active
     language, names isolated for bidi."""
     text = event_text(event_from_json(event), labels)
-    if event.get("pot_now_stuck"):
-        text = f"{text} {pot_stuck_text()}"
+    if event.get("pot_now_blocked"):
+        text = f"{text} {pot_blocked_text()}"
     return text

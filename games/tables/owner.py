@@ -294,8 +294,8 @@ class TableOwner(ClassControls):
             {"seq": first + i, "data": event_data(self.state, e), "view": public}
             for i, e in enumerate(step.events)
         ]
-        if step.state.pot_stuck_forever and not self.state.pot_stuck_forever:
-            events[-1]["data"]["pot_now_stuck"] = True  # told once, when it happens (R18)
+        if step.state.pot_blocked and not self.state.pot_blocked:
+            events[-1]["data"]["pot_now_blocked"] = True  # told once, when it happens (R18 D)
         await database_sync_to_async(store.step_append)(
             self.stored.id, len(self.actions), action_to_json(action), events
         )

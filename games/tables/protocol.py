@@ -34,6 +34,7 @@ from games.engine import (
     TableView,
     TurnCard,
 )
+from games.words import graphemes
 
 __all__ = [
     "ERROR_CODES",
@@ -164,8 +165,12 @@ def options_from_json(data: dict) -> Options:
 
 #: The largest text frame a client may send, in characters.
 MAX_FRAME_CHARS = 1024
-#: Display names: 1 to this many characters after trimming.
+#: Display names: 1 to this many letters after trimming, counted as a reader counts them
+#: (grapheme clusters: "மீ" is one letter, :mod:`games.words.graphemes`) ...
 MAX_NAME_CHARS = 24
+#: ... and, for safety whatever the letters, at most this many bytes in UTF-8 (24
+#: Tamil or Marathi letters of up to three code points each fit).
+MAX_NAME_BYTES = 240
 
 _LANGS = ("en", "ms", "mr", "he", "ta", "hr")
 _LEVELS = ("beginner", "steady", "quick")
@@ -309,19 +314,34 @@ def client_message(text: str) -> dict:
 
 
 def display_name(text: str) -> str:
-    """A display name as typed, checked: trimmed, NFC, 1..24 characters, no control or
-    bidi-control characters (markup is kept as text and escaped where it is shown).
+    """A display name as typed, checked: trimmed, NFC, 1..24 letters (grapheme clusters)
+    and at most 240 bytes, no control or bidi-control characters (ZWNJ and ZWJ, which
+    Indic scripts and emoji need, only between two other characters; markup is kept as
+    text and escaped where it is shown).
 
     >>> display_name("  Ana <b>  ")
     'Ana <b>'
+    >>> display_name("ஸ்ரீவித்யா சுப்பிரமணியன்")  # 14 letters, 24 code points
+    'ஸ்ரீவித்யா சுப்பிரமணியன்'
     >>> display_name("\\u202eevil")
     Traceback (most recent call last):
     ...
     games.tables.protocol.ProtocolError: bad_name
     """
     name = unicodedata.normalize("NFC", text).strip()
-    if not 1 <= len(name) <= MAX_NAME_CHARS:
+    if not name or graphemes.count(name) > MAX_NAME_CHARS:
         raise ProtocolError("bad_name")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
         raise ProtocolError("bad_name")
+    for i, ch in enumerate(name):
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"):
+            continue
+        joiner = ch in (graphemes.ZWNJ, graphemes.ZWJ)
+        if (
+            not joiner
+            or not 0 < i < len(name) - 1
+            or name[i - 1].isspace()
+            or name[i + 1].isspace()
+        ):
+            raise ProtocolError("bad_name")
     return name

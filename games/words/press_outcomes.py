@@ -152,14 +152,16 @@ def _mistake(before: GameState, wrong: WrongCall) -> PressOutcome:
 
     receiver = wrong.penalty_to
     last = before.last_turned
-    on_the_right = (seat - 1) % before.players
+    on_the_right = before.right_with_cards(seat)  # players who are out are skipped (R14 D)
     rule = penalty_clause(before, wrong)
     if not wrong.paid or receiver is None:
         penalty = Sentence("penalty.none", player=seat)
     elif receiver == last and receiver != seat:
         penalty = Sentence("penalty.to_last_player", player=seat, receiver=receiver)
     elif receiver == on_the_right and last == seat:
-        penalty = Sentence("penalty.own_turn", player=seat, receiver=receiver)
+        beside = receiver == (seat - 1) % before.players
+        key = "penalty.own_turn" if beside else "penalty.own_turn_skipping"
+        penalty = Sentence(key, player=seat, receiver=receiver)
     elif receiver == on_the_right:
         penalty = Sentence("penalty.to_right", player=seat, receiver=receiver)
     else:  # not a place the rules send a card: say only what happened
@@ -171,13 +173,14 @@ def _mistake(before: GameState, wrong: WrongCall) -> PressOutcome:
 
 def penalty_clause(before: GameState, wrong: WrongCall) -> str:
     """The rule that sent ``wrong``'s penalty card where it went: R13 (to the player who
-    has just played) or R14 (to the caller's right: own turn, or nobody has played)."""
+    has just played) or R14 (to the nearest player on the caller's right who still has
+    cards: own turn, or nobody has played)."""
     seat, receiver, last = wrong.seat, wrong.penalty_to, before.last_turned
     if not wrong.paid or receiver is None:
         return "R13" if last is not None and last != seat else "R14"
     if receiver == last and receiver != seat:
         return "R13"
-    if receiver == (seat - 1) % before.players:
+    if receiver == before.right_with_cards(seat):
         return "R14"
     return "R13"
 

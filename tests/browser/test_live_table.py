@@ -1,6 +1,6 @@
 """Live tables in a real browser, against daphne: people in two languages and a
-computer player play to the end by keyboard; a practice game by touch on a tablet;
-the table at the sizes a class uses."""
+computer player play to the end by keyboard (one with the Hebrew layout on); a
+practice game by touch on a tablet; the table at the sizes a class uses."""
 
 from __future__ import annotations
 
@@ -44,13 +44,31 @@ def face_up_ranks(page) -> list[str]:
     return page.locator(".seat .card.face .rank").all_inner_texts()
 
 
-def play_a_little(page) -> None:
-    """What a child does: turn when it is their turn, call when two ranks match."""
+#: What the T and S keys type with the Hebrew keyboard layout on: the same physical
+#: keys (``code``), other letters (``key``).
+HEBREW_LAYOUT = {"t": ("א", "KeyT"), "s": ("ד", "KeyS")}
+
+
+def press(page, letter: str, layout: dict | None) -> None:
+    if layout is None:
+        page.keyboard.press(letter)
+        return
+    key, code = layout[letter]
+    page.evaluate(
+        "([key, code]) => document.body.dispatchEvent("
+        "new KeyboardEvent('keydown', {key, code, bubbles: true, cancelable: true}))",
+        [key, code],
+    )
+
+
+def play_a_little(page, layout: dict | None = None) -> None:
+    """What a child does: turn when it is their turn, call when two ranks match (keys
+    typed with the keyboard ``layout`` on, US English by default)."""
     ranks = face_up_ranks(page)
     if len(ranks) != len(set(ranks)) and page.locator("[data-move=snap]").is_enabled():
-        page.keyboard.press("s")
+        press(page, "s", layout)
     elif page.locator("[data-move=turn]").is_enabled():
-        page.keyboard.press("t")
+        press(page, "t", layout)
 
 
 def assert_no_face_down_card_was_sent(frames: list[str]) -> None:
@@ -87,7 +105,7 @@ def test_a_hebrew_and_a_tamil_player_and_a_computer_play_to_the_end_by_keyboard(
     deadline = time.monotonic() + 90
     while not (noa.locator("#finished").is_visible() and kavin.locator("#finished").is_visible()):
         assert time.monotonic() < deadline, "the game did not end"
-        play_a_little(noa)
+        play_a_little(noa, HEBREW_LAYOUT)  # the keys work whatever letters they type
         play_a_little(kavin)
         noa.wait_for_timeout(150)
     screenshot(noa, "live-he-game-over")

@@ -32,6 +32,7 @@ from games.engine import (
     new_game,
     view,
 )
+from games.engine.pot import AFTER_TIE, MATCH, NEVER, NO_POT, pot_outlook
 
 from .helpers import cards, codes, kinds, play, table
 
@@ -566,6 +567,21 @@ def test_r14_wrong_call_on_own_turn_gives_top_card_to_the_right():
     assert codes(step.state.face_down[0]) == "4S 2S 3S"
 
 
+def test_r14_default_own_turn_penalty_skips_the_right_hand_neighbour_who_is_out():
+    # Seat 1 (on seat 2's right) has no cards: seat 2's penalty goes on to seat 0.
+    state = table(["2S 3S", "", "4S 5D"], ["9C", "", ""], to_play=2)
+    state = apply(state, TurnCard(2, 0)).state
+    step = apply(state, CallSnap(2, 10))
+    assert step.events == (WrongCall(2, "snap", 0, True),)
+    assert codes(step.state.face_down[0]) == "4S 2S 3S" and step.state.is_out(1)
+
+
+def test_r14_default_own_turn_penalty_skips_every_player_who_is_out():
+    state = table(["2S", "", "", "4S 5D"], to_play=3)
+    state = apply(state, TurnCard(3, 0)).state
+    assert apply(state, CallSnapPot(3, 10)).events == (WrongCall(3, "snap_pot", 0, True),)
+
+
 def test_r14_default_top_card_is_the_top_of_the_face_down_pile():
     state = apply(_nothing_matches(), CallSnap(0, 10)).state
     assert codes(state.face_down[0]) == "2S"
@@ -702,12 +718,36 @@ def test_r18_stuck_pot_winner_has_all_cards_not_in_the_pot():
     assert codes(state.pot) == "KH"  # the pot's cards stay where they are
 
 
-def test_r18_pot_stuck_forever_when_all_four_of_its_top_rank_are_inside():
-    assert table(["2S", "3S"], pot="7S 7H 7D 7C").pot_stuck_forever
-    assert not table(["2S", "3S"], pot="7S 7H 7D").pot_stuck_forever
-    assert not table(["2S", "3S"], pot="7S 7H 7D 7C 2C").pot_stuck_forever
-    assert not table(["2S", "3S"]).pot_stuck_forever
-    assert view(table(["2S", "3S"], pot="7S 7H 7D 7C"), None).pot_stuck_forever
+def test_r18_pot_blocked_when_all_four_of_its_top_rank_are_inside():
+    assert table(["2S", "3S"], pot="7S 7H 7D 7C").pot_blocked
+    assert not table(["2S", "3S"], pot="7S 7H 7D").pot_blocked
+    assert not table(["2S", "3S"], pot="7S 7H 7D 7C 2C").pot_blocked
+    assert not table(["2S", "3S"]).pot_blocked
+    assert view(table(["2S", "3S"], pot="7S 7H 7D 7C"), None).pot_blocked
+
+
+def test_r18_default_a_blocked_pot_is_freed_by_a_tie_and_then_won_whole():
+    # All four 7s are in the pot (blocked); a tie on two 9s lays them on top, and the
+    # next 9 lets "Snap Pot!" win every card of the pot, the four 7s too.
+    state = table(["2S 9S", "3S 9D", "4S 9C"], pot="7S 7H 7D 7C", to_play=1, last_turned=0)
+    assert state.pot_blocked and pot_outlook(state) == AFTER_TIE
+    state, _ = play(state, TurnCard(1, 0), TurnCard(2, 10))
+    state, events = play(state, CallSnap(0, 20), CallSnap(1, 40), CloseRace(170))
+    assert kinds(events)[-1] == "tie_to_pot" and codes(state.pot)[:11] == "7S 7H 7D 7C"
+    assert not state.pot_blocked and pot_outlook(state) == MATCH
+    state, events = play(state, TurnCard(0, 200), CallSnapPot(2, 300), CloseRace(450))
+    won = next(e for e in events if e.code == "piles_won")
+    assert won.with_pot and won.winner == 2 and won.cards == 7
+    assert not state.pot and {"7S", "7H", "7D", "7C"} <= set(codes(state.face_down[2]).split())
+
+
+def test_r18_default_a_blocked_pot_has_no_way_to_be_won_only_where_no_tie_can_happen():
+    blocked = dict(face_down=["2S 9S", "3S 9D"], pot="7S 7H 7D 7C")
+    assert pot_outlook(table(**blocked)) == AFTER_TIE
+    assert pot_outlook(table(**blocked, index_card=True)) == NEVER  # R12: no ties
+    assert pot_outlook(table(["2S 9S", "3S 10D"], pot="7S 7H 7D 7C")) == NEVER  # no pair
+    assert pot_outlook(table(["2S 7S", "3S"], pot="7H 7D 7C")) == MATCH
+    assert pot_outlook(table(["2S", "3S"])) == NO_POT
 
 
 def test_r18_default_game_ends_as_soon_as_only_one_player_has_cards():

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import SNAP, SNAP_POT, CallSnap, CallSnapPot, CloseRace, apply
+from games.engine import SNAP, SNAP_POT, CallSnap, CallSnapPot, CloseRace, TurnCard, apply
 from games.engine.events import PilesWon, RaceOpened, TieToPot, WrongCall
 from games.teach.quiz.questions import KINDS, key_seat, make_quiz
 
@@ -62,7 +62,9 @@ def check_snap_or_pot(q):
 def check_penalty(q):
     n = q.state.players
     last = q.state.last_turned
-    expected = (q.caller - 1) % n if q.caller == last else last
+    right = [(q.caller - i) % n for i in range(1, n)]  # the caller's right, then on
+    nearest = next(s for s in right if q.state.total(s))  # players who are out skipped
+    expected = nearest if q.caller == last else last
     assert key_seat(q.answer) == expected
     assert q.clause == ("R14" if q.caller == last else "R13")
     before = q.state.counts(expected).face_down
@@ -91,13 +93,66 @@ def check_who_wins(q):
         assert [e.winner for e in won] == [first]
 
 
-def check_pot_stuck(q):
+def turn_until(state, wanted, limit=400):
+    """Turn cards in turn order, nobody calling (a legal line of play, R7, R15), until
+    ``wanted(state)``; returns that state, or None after ``limit`` turns."""
+    for _ in range(limit):
+        if wanted(state):
+            return state
+        state = apply(state, TurnCard(seat=state.to_play, at_ms=state.clock_ms + 10)).state
+        if state.over:
+            return None
+    return None
+
+
+def win_pot_now(state):
+    """The first to call "Snap Pot!" on the match showing: returns the pot win event."""
+    caller = next(s for s in range(state.players) if not state.is_out(s))
+    _, events = play(state, [CallSnapPot(seat=caller, at_ms=state.clock_ms + 300)])
+    return next(e for e in events if isinstance(e, PilesWon) and e.with_pot)
+
+
+def pot_match_showing(state):
+    return bool(state.valid_now.snap_pot)
+
+
+def tie(state):
+    """Two players whose piles match call "Snap!" 20 ms apart: a tie (R9)."""
+    a, b = state.valid_now.snap[:2]
+    start = state.clock_ms + 300
+    state, events = play(state, [CallSnap(seat=a, at_ms=start), CallSnap(seat=b, at_ms=start + 20)])
+    assert any(isinstance(e, TieToPot) for e in events)
+    return state
+
+
+def tie_freeing_the_pot(state, limit=2000):
+    """A legal line from a blocked pot: turn cards, nobody calling, until two piles
+    match in a rank whose tie gives the pot a new top it does not hold all of; then tie
+    (R9 D). Returns the freed position, or None."""
+    for _ in range(limit):
+        if state.valid_now.snap:
+            freed = tie(state)
+            if not freed.pot_blocked:
+                return freed
+        state = apply(state, TurnCard(seat=state.to_play, at_ms=state.clock_ms + 10)).state
+    return None
+
+
+def check_pot_win(q):
     top = q.state.pot_top
     inside = sum(1 for c in q.state.pot if c.rank == top.rank)
-    assert q.answer == ("no" if inside == 4 else "yes")
-    assert q.clause == "R18"
-    outside = [c for c in q.state.all_cards() if c.rank == top.rank and c not in q.state.pot]
-    assert len(outside) == 4 - inside  # the cards that could still win it are in play
+    assert q.answer == ("after_tie" if inside == 4 else "yes")
+    assert q.clause == ("R18" if inside == 4 else "R10")
+    state = q.state
+    if q.answer == "after_tie":  # blocked: no card can win it now, but a tie frees it
+        assert turn_until(state, pot_match_showing, limit=60) is None
+        state = tie_freeing_the_pot(state)
+        assert state is not None and not state.pot_blocked
+    state = turn_until(state, pot_match_showing)
+    assert state is not None, "a card of the pot's top rank was never turned"
+    pot = len(state.pot)
+    won = win_pot_now(state)
+    assert won.cards >= pot >= len(q.state.pot)  # the whole pot, the old cards too
 
 
 CHECKS = {
@@ -105,7 +160,7 @@ CHECKS = {
     "snap_or_pot": check_snap_or_pot,
     "penalty": check_penalty,
     "who_wins": check_who_wins,
-    "pot_stuck": check_pot_stuck,
+    "pot_win": check_pot_win,
 }
 
 
@@ -139,8 +194,8 @@ def test_every_kind_and_every_answer_appears_over_fifty_seeds():
         ("penalty", "seat"),
         ("who_wins", "seat"),
         ("who_wins", "tie"),
-        ("pot_stuck", "yes"),
-        ("pot_stuck", "no"),
+        ("pot_win", "yes"),
+        ("pot_win", "after_tie"),
     }
     assert expected <= set(seen)
     assert {kind for kind, _ in seen} == set(KINDS)
@@ -149,6 +204,20 @@ def test_every_kind_and_every_answer_appears_over_fifty_seeds():
 def test_a_quiz_of_eight_asks_every_kind():
     for seed in range(50):
         assert {q.kind for q in make_quiz(seed)} == set(KINDS)
+
+
+def test_some_own_turn_penalty_questions_skip_a_right_hand_neighbour_who_is_out():
+    skipping = [
+        q
+        for seed in range(100)
+        for q in make_quiz(seed)
+        if q.kind == "penalty"
+        and q.clause == "R14"
+        and q.state.is_out((q.caller - 1) % q.state.players)
+    ]
+    assert skipping
+    for q in skipping:
+        assert key_seat(q.answer) == (q.caller - 2) % q.state.players
 
 
 def test_penalty_questions_include_both_clauses_and_never_offer_the_caller():

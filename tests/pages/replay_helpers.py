@@ -94,7 +94,7 @@ def page_frames(html: str) -> list[dict]:
             for seat, (face_down, face_up, top, flags) in enumerate(t["p"])
         ]
         count, top, flags = t["pot"]
-        pot = {"count": count, "top": card(top), "stuck_forever": bool(flags & 1)}
+        pot = {"count": count, "top": card(top), "blocked": bool(flags & 1)}
         return {"players": players, "pot": {**pot, "changed": bool(flags & 2)}, "over": t["o"]}
 
     def answer(b):

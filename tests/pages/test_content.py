@@ -1,3 +1,4 @@
+import re
 from io import StringIO
 
 import pytest
@@ -27,6 +28,15 @@ def test_every_section_and_glossary_entry_has_text_in_all_six_languages(content)
         for lang in LANGUAGE_CODES:
             assert getattr(entry, f"term_{lang}").strip(), (entry.slug, lang)
             assert getattr(entry, f"definition_{lang}").strip(), (entry.slug, lang)
+
+
+def test_every_glossary_definition_is_one_sentence_as_the_glossary_page_says(content):
+    # "The 31 words of the game, each in one sentence." (templates/games/glossary.html)
+    for entry in GlossaryEntry.objects.all():
+        for lang in LANGUAGE_CODES:
+            definition = getattr(entry, f"definition_{lang}")
+            unquoted = re.sub(r"[“„\"][^”“\"]*[”\"]", "…", definition)  # “Snap!” is a word
+            assert not re.search(r"[.!?]\s+\S", unquoted), (entry.slug, lang, definition)
 
 
 def test_every_clause_of_the_rules_is_explained_by_some_section():

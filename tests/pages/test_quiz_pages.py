@@ -45,6 +45,54 @@ def test_quiz_page_renders_every_question_with_its_engine_answer(client, lang):
     assert html.count('<details class="quiz-reveal">') == len(quiz)
 
 
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_a_quiz_answer_names_the_rules_section_not_only_the_clause_code(client, content, lang):
+    from games.models import RulesSection
+
+    with translation.override(lang):
+        titles = {s.slug: s.title for s in RulesSection.objects.all()}
+        response = client.get(f"/{lang}/teach/quiz/?seed=12")
+    html = response.content.decode()
+    for q in questions_of(response):
+        link = q["clauses"][0]
+        assert link["section"] == titles[link["anchor"]] and link["section"]
+        assert f"{link['section']} (<bdi>{link['id']}</bdi>)" in html
+
+
+def quiz_questions(kind, test, seeds=range(100)):
+    return [q for seed in seeds for q in make_quiz(seed) if q.kind == kind and test(q)]
+
+
+def test_an_own_turn_penalty_answer_names_the_player_who_is_out_and_skipped():
+    from games.teach.quiz import text as quiz_text
+
+    q = quiz_questions(
+        "penalty",
+        lambda q: q.state.players == 4 and q.clause == "R14" and q.state.is_out((q.caller - 1) % 4),
+    )[0]
+    names = ["Ana", "Ben", "Cat", "Dev"]
+    skipped = names[(q.caller - 1) % 4]
+    with translation.override("en"):
+        verdict = quiz_text.verdict(q, names)
+    assert verdict.startswith(f"\u2068{names[(q.caller - 2) % 4]}\u2069 gets it")
+    assert f"\u2068{skipped}\u2069, has no cards and is skipped" in verdict
+
+
+def test_a_blocked_pot_answer_says_how_it_can_still_be_won_and_who_wins_it():
+    from games.teach.quiz import text as quiz_text
+
+    blocked = quiz_questions("pot_win", lambda q: q.answer == "after_tie")[0]
+    open_pot = quiz_questions("pot_win", lambda q: q.answer == "yes")[0]
+    names = ["Ana", "Ben", "Cat", "Dev"]
+    with translation.override("en"):
+        told = quiz_text.verdict(blocked, names)
+        yes = quiz_text.verdict(open_pot, names)
+        label = quiz_text.choice_label(blocked, blocked.answer, names)
+    assert told.startswith("Not yet:") and "it can still be won" in told and "tie" in told
+    assert "the first to call “Snap Pot!” wins" in told and "the first to call" in yes
+    assert label == "Not yet: first a tie must give it a new top card"
+
+
 def test_same_seed_same_page_and_another_seed_another_quiz(client):
     first = questions_of(client.get("/en/teach/quiz/?seed=3"))
     again = questions_of(client.get("/en/teach/quiz/?seed=3"))
@@ -98,7 +146,7 @@ def test_every_kind_renders_in_every_language_over_many_seeds(lang):
             for q in quiz_data(seed):
                 kinds.add(q["kind"])
                 assert q["answer_label"] and q["verdict"]
-        assert kinds == {"is_snap", "snap_or_pot", "penalty", "who_wins", "pot_stuck"}
+        assert kinds == {"is_snap", "snap_or_pot", "penalty", "who_wins", "pot_win"}
 
 
 def test_teach_page_links_the_quiz_and_its_print_version(client):

@@ -20,7 +20,7 @@ from games.engine.events import CallJoined, CardTurned, RaceOpened
 from games.learn.narration import note_text
 from games.replay.views import STEPS_PER_PAGE
 from games.scenarios.model import press_action
-from games.tables.live_text import pot_stuck_text
+from games.tables.live_text import pot_blocked_text
 from games.words.press_outcomes import MISTAKE, REFUSED, RIGHT, classify
 from games.words.texts import event_text, isolate
 from tests.conftest import LANGUAGE_CODES
@@ -82,10 +82,10 @@ NAMES = [ANA, "Computer 1", "Computer 2", "Computer 3"]
 
 def told(step, before, names) -> str:
     """A step's events told one after another, as the live table tells them (and the
-    Snap Pot's "stuck for good" where it happens)."""
+    Snap Pot's "blocked" where it happens)."""
     text = " ".join(event_text(e, names) for e in step.events)
-    if step.state.pot_stuck_forever and not before.pot_stuck_forever:
-        text = f"{text} {pot_stuck_text()}"
+    if step.state.pot_blocked and not before.pot_blocked:
+        text = f"{text} {pot_blocked_text()}"
     return text
 
 

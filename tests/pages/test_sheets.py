@@ -218,29 +218,55 @@ def test_a_quiz_on_a_sheet_asks_the_same_questions_in_both_columns(client, conte
 # -- addresses a sheet cannot be made from ----------------------------------------------
 
 
+def form_titles(client, lang: str) -> dict[str, str]:
+    """What the sheet builder on the Teach page calls each choice (value -> label)."""
+    form = page(client.get(f"/{lang}/teach/").content.decode())
+    titles = {}
+    for label in find(form, ".sheet-form label"):
+        control = label.query("input") or label.query("option")
+        if control is not None:
+            titles[control.etree_element.get("value")] = text(label)
+    for option in find(form, "#sheet-also option"):
+        titles[option.etree_element.get("value")] = text(option)
+    return titles
+
+
+def isolated(*values: str) -> str:
+    return "; ".join(f"\u2068{v}\u2069" for v in values)
+
+
 @pytest.mark.parametrize(
-    ("query", "allowed"),
+    ("query", "codes"),
     [
-        ("also=xx&parts=start", "en, ms, mr, he, ta\u2069"),
-        ("also=hr&parts=start", "\u2068hr\u2069"),  # the page's own language
-        ("parts=start,recipes", "walkthrough:tie"),
-        ("parts=walkthrough:no-such-walkthrough", "walkthrough:snap-pot"),
-        ("parts=rules:no-such-section", "rules:stuck-pot"),
-        ("parts=", "glossary"),
-        ("also=he", "glossary"),
-        ("parts=start&paper=a3", "a4, letter"),
+        ("also=xx&parts=start", ["en", "ms", "mr", "he", "ta"]),
+        ("parts=start,recipes", ["start", "rules", "rules:introduction", "walkthrough:tie"]),
+        ("parts=walkthrough:no-such-walkthrough", ["walkthrough:snap-pot", "quiz"]),
+        ("parts=rules:no-such-section", ["rules:stuck-pot", "glossary"]),
+        ("parts=", ["start", "glossary", "walkthrough:first-turns"]),
+        ("also=he", ["rules:players", "rules:deck"]),
+        ("parts=start&paper=a3", ["a4", "letter"]),
     ],
 )
-def test_a_bad_address_answers_400_with_what_is_allowed(client, content, query, allowed):
+def test_a_bad_address_answers_400_naming_the_choices_as_the_form_does(
+    client, content, query, codes
+):
+    titles = form_titles(client, "hr")
     for url in (f"/hr/teach/sheet/?{query}", f"/hr/teach/sheet.pdf?{query}"):
         response = client.get(url)
         assert response.status_code == 400
         html = response.content.decode()
-        assert allowed in html
-        problems = find(page(html), ".sheet-problems li")
-        assert problems
+        listed = " ".join(text(li) for li in find(page(html), ".sheet-problems li"))
+        for code in codes:
+            assert f"\u2068{titles[code]}\u2069" in listed, code
+        if codes[0] == "start":  # the bad value itself is not a code of a part
+            assert "walkthrough:" not in listed and "rules:" not in listed
         assert page(html).etree_element.get("lang") == "hr"
         assert page(html).query('a[href="/hr/teach/#sheet-builder"]') is not None
+
+
+def test_a_second_language_equal_to_the_page_s_is_named_as_the_address_has_it(client, content):
+    html = client.get("/hr/teach/sheet/?also=hr&parts=start").content.decode()
+    assert "\u2068hr\u2069" in html  # the value the address holds, as typed
 
 
 def test_a_bad_quiz_number_answers_400(client, content):

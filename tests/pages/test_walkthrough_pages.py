@@ -42,6 +42,16 @@ def test_walkthrough_reads_as_numbered_steps_without_javascript(client, content,
     assert '<details class="steps-text" open>' in html
 
 
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_no_step_says_the_same_sentence_in_its_caption_and_its_event_lines(client, content, lang):
+    for slug in SLUGS:
+        for frame in frames_of(client.get(f"/{lang}/learn/{slug}/").content.decode()):
+            for line in frame["events"]:
+                assert line not in frame["caption"], (slug, frame["number"], line)
+    step = frames_of(client.get(f"/{lang}/learn/wrong-call-own-turn/").content.decode())[2]
+    assert step["caption"] and step["events"] == []  # "Alexandra turns over…" said once
+
+
 def test_steps_name_cards_in_words_in_the_pages_language(client, content):
     html = client.get("/en/learn/snap-by-anyone/").content.decode()
     assert f"{isolate('Ben')} turns over the {isolate('7 of diamonds')}." in html

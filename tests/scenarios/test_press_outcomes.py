@@ -87,6 +87,19 @@ def test_a_wrong_call_before_anyone_has_turned_goes_to_the_right_under_r14():
     assert branch.outcome.clauses == ("R14",) and branch.clause == "R14"
 
 
+def test_a_wrong_call_on_your_own_turn_skips_the_right_hand_neighbour_who_is_out():
+    # Seat 2 has just turned; seat 1, on its right, has no cards (R14 D): seat 0 gets it.
+    start = from_piles([["2S"], [], ["4S"]], [["9C"], [], ["KS"]], to_play=0, last_turned=2)
+    branch = play_branch(start, 2, "snap", 100)
+    assert branch.events[0].penalty_to == 0
+    assert branch.outcome.keys == ("mistake.no_match", "penalty.own_turn_skipping", TRY_AGAIN)
+    assert branch.clause == "R14"
+    with translation.override("en"):
+        note = note_text(branch.outcome.sentences, NAMES)
+    assert f"goes to {isolate('Ben')}: the nearest player on your right who still has" in note
+    assert isolate("נועה") not in note
+
+
 def test_turning_with_an_empty_face_down_pile_tells_the_pile_was_turned_over():
     start = from_piles([[], ["3S"]], [["2C", "JD"], ["5H"]], to_play=0)
     branch = play_branch(start, 0, "turn", 100)

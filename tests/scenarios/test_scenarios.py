@@ -73,6 +73,37 @@ def test_a_wrong_call_on_the_learners_own_turn_cites_r14():
     assert branch.clause == "R14"
 
 
+#: Steps whose link used to name only the walkthrough's theme, and the clause that
+#: decides what each one shows (none for a start frame that tells no rule).
+DECIDING_CLAUSES = {
+    ("snap-by-anyone", "snap_anyone.start"): (),
+    ("wrong-call", "wrong_call.start"): (),
+    ("wrong-call-own-turn", "own_turn.start"): (),
+    ("wrong-call-own-turn", "own_turn.your_turn"): ("R7", "R14"),  # under your pile (R14 D)
+    ("tie", "tie.start"): (),
+    ("snap-pot", "snap_pot.start"): ("R9",),  # the earlier tie that made the pot
+    ("snap-pot-tie", "pot_tie.start"): (),
+    ("snap-pot-tie", "pot_tie.next"): ("R9",),  # play goes on where it stopped
+    ("running-out", "running_out.start"): (),
+    ("running-out", "running_out.after_out"): ("R8",),  # the player after the turner
+    ("index-card", "index_card.goes_on"): ("R7",),  # an ordinary turn
+}
+
+
+@pytest.mark.parametrize(("slug", "say"), DECIDING_CLAUSES, ids="/".join)
+def test_a_step_links_the_clause_that_decides_what_it_shows_or_none(slug, say):
+    step = next(s for s in by_slug(slug).steps if s.say == say)
+    assert step.clauses == DECIDING_CLAUSES[slug, say]
+
+
+def test_a_start_frame_without_a_told_rule_links_no_clause():
+    told = {"first-turns", "snap-pot", "index-card", "three-piles", "stuck-pot"}
+    for scenario in SCENARIOS:
+        first = scenario.steps[0]
+        assert not first.expect
+        assert bool(first.clauses) == (scenario.slug in told), scenario.slug
+
+
 def test_the_stuck_pot_walkthrough_ends_with_cards_left_in_the_pot():
     played = play_scenario(by_slug("stuck-pot"))
     final = played.steps[-1].state

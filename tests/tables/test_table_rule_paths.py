@@ -1,6 +1,7 @@
 """Rule paths played over the WebSocket from set-up positions: running out (R15), a
-Snap Pot stuck for good (R18), winning and what comes after the end (R17), a tie of
-three callers (R9) and a wrong call watched by a spectator (R13)."""
+blocked Snap Pot whose cards stay in it at the end (R18), winning and what comes after
+the end (R17), a tie of three callers (R9) and a wrong call watched by a spectator
+(R13)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ async def test_an_empty_face_down_pile_is_turned_over_before_the_card_is_turned(
     assert_frames_safe(ana.frames + ben.frames + watcher.frames, record, cards=4)
 
 
-async def test_a_snap_pot_stuck_for_good_ends_the_game_when_one_player_has_the_rest():
+async def test_a_blocked_snap_pot_stays_when_the_game_ends_with_one_player_holding_the_rest():
     position = {
         "face_down": [["2S", "7D"], ["2H", "7C"]],  # tops 7D and 7C
         "pot": ["7S", "7H"],
@@ -82,10 +83,10 @@ async def test_a_snap_pot_stuck_for_good_ends_the_game_when_one_player_has_the_r
     events = await ana.until("tie_to_pot")
     assert [e["code"] for e in events] == ["race_opened", "call_joined", "tie_to_pot"]
     tie = events[-1]
-    assert tie["params"]["pot_cards"] == 4 and tie["pot_now_stuck"] is True
+    assert tie["params"]["pot_cards"] == 4 and tie["pot_now_blocked"] is True
     assert tie["rules"] == ["R9"]
-    assert tie["view"]["pot_stuck_forever"] is True and tie["view"]["over"] is False
-    assert "pot_now_stuck" not in events[0]  # only the step that stuck it says so
+    assert tie["view"]["pot_blocked"] is True and tie["view"]["over"] is False
+    assert "pot_now_blocked" not in events[0]  # only the step that blocked it says so
     await ben.until("tie_to_pot")
     # the rest: Ana turns 2S, Ben 2H, Ben wins the pair and Ana has nothing left
     await ana.send(type="turn")
@@ -106,7 +107,7 @@ async def test_a_snap_pot_stuck_for_good_ends_the_game_when_one_player_has_the_r
     assert end["rules"] == ["R18"] and "\u2068Ben\u2069" in end["text"]
     view = end["view"]
     assert (view["over"], view["winner"], view["end_reason"]) == (True, 1, "stuck_pot")
-    assert view["pot_stuck_forever"] is True and view["pot_count"] == 4
+    assert view["pot_blocked"] is True and view["pot_count"] == 4
     assert view["face_down_counts"] == [0, 2] and total(view) == 6
     assert [e["seq"] for e in events] == list(range(events[0]["seq"], end["seq"] + 1))
     record = await stored_record(code)
@@ -181,7 +182,7 @@ async def test_three_callers_inside_the_tie_window_send_all_three_piles_to_the_p
     view = tie["view"]
     assert view["pot_count"] == 3 and view["face_up_counts"] == [0, 0, 0]
     assert view["face_down_counts"] == [17, 16, 16] and total(view) == 52
-    assert view["race_open"] is False and "pot_now_stuck" not in tie  # three 7s, not four
+    assert view["race_open"] is False and "pot_now_blocked" not in tie  # three 7s, not four
     assert_frames_safe(clients[1].frames, await stored_record(code))
 
 

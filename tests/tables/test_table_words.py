@@ -49,7 +49,7 @@ async def test_computer_players_are_labelled_in_the_language_of_each_client():
     assert [s["name"] for s in english.welcome["seats"]] == ["", "", ""]
 
 
-async def test_the_step_that_sticks_the_snap_pot_for_good_says_so():
+async def test_the_step_that_blocks_the_snap_pot_says_only_a_tie_can_give_it_a_new_top():
     # Seat 1 turns the 7C: it matches seat 0's 7D and the pot's 7H; both call "Snap!" at
     # once, the tied piles join the pot, and all four 7s are in it.
     position = {
@@ -69,7 +69,7 @@ async def test_the_step_that_sticks_the_snap_pot_for_good_says_so():
     await ben.send(type="snap", seen=seen)
     events = await ana.until("tie_to_pot")
     tie = events[-1]
-    assert tie["view"]["pot_stuck_forever"] is True and tie["pot_now_stuck"] is True
+    assert tie["view"]["pot_blocked"] is True and tie["pot_now_blocked"] is True
     assert tie["rules"] == ["R9"]
-    assert "stuck there until the end of the game" in tie["text"]
-    assert not any(e.get("pot_now_stuck") for e in events[:-1])
+    assert "Only a tie can change that" in tie["text"] and "stuck" not in tie["text"]
+    assert not any(e.get("pot_now_blocked") for e in events[:-1])

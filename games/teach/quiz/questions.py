@@ -15,7 +15,9 @@ Kinds of question (``Question.kind``):
   (``seat:N``; R13, R14);
 - ``who_wins``: two calls arrive some milliseconds apart, inside or outside the
   tie window: who wins the piles (``seat:N``) or ``tie`` (R8-R11);
-- ``pot_stuck``: "Can the Snap Pot still be won?" (``yes`` / ``no``; R18).
+- ``pot_win``: "Can a card turned over now win the Snap Pot?" (``yes``: a card of its
+  top rank is still in play, R10; ``after_tie``: the pot is blocked, so first a tie
+  must give it a new top, R18 D), as :func:`games.engine.pot.pot_outlook` says.
 
 The same seed always gives the same quiz.
 
@@ -49,8 +51,12 @@ from games.engine import (
     from_piles,
     full_deck,
 )
+from games.engine.pot import AFTER_TIE, MATCH, pot_outlook
 
-KINDS: tuple[str, ...] = ("is_snap", "snap_or_pot", "penalty", "who_wins", "pot_stuck")
+#: Answer keys of ``pot_win`` by the engine's outlook for the pot.
+POT_ANSWERS = {MATCH: "yes", AFTER_TIE: AFTER_TIE}
+
+KINDS: tuple[str, ...] = ("is_snap", "snap_or_pot", "penalty", "who_wins", "pot_win")
 #: Delays (ms) between the first and the second call in "who wins": some inside the
 #: default tie window of 150 ms, some outside (never exactly on its edge).
 DELAYS_MS: tuple[int, ...] = (20, 40, 70, 100, 130, 180, 220, 300, 450)
@@ -142,11 +148,13 @@ def position(
     next_card: Card,
     pot: list[Card] = (),
     keep_out_ranks: frozenset[int] = frozenset(),
+    out: frozenset[int] = frozenset(),
 ) -> tuple[GameState, GameState, tuple[Event, ...]]:
     """A table of the whole deck where ``turner`` is about to turn ``next_card`` and the
     other face-up piles show ``tops``; then the card is turned on the engine. Hidden
     cards are random (never of a rank in ``keep_out_ranks`` under a face-up top).
-    Returns the position before the turn, after it, and the turn's events."""
+    Seats in ``out`` have no cards at all (R16). Returns the position before the turn,
+    after it, and the turn's events."""
     used = set(tops.values()) | {next_card} | set(pot)
     rest = [c for c in full_deck() if c not in used]
     rng.shuffle(rest)
@@ -160,10 +168,11 @@ def position(
             under.append(card)
         face_up.append(under + ([tops[seat]] if seat in tops else []))
     # Every other card of the deck is face down somewhere, as in a real game: each
-    # player gets at least one (nobody is out), the rest at random.
-    face_down = [[rest.pop()] for _ in range(players)]
+    # player who is not out gets at least one, the rest at random.
+    playing = [s for s in range(players) if s not in out]
+    face_down = [[] if seat in out else [rest.pop()] for seat in range(players)]
     while rest:
-        face_down[rng.randrange(players)].append(rest.pop())
+        face_down[rng.choice(playing)].append(rest.pop())
     face_down[turner].append(next_card)
     before = from_piles(face_down, face_up, pot=list(pot), to_play=turner)
     step = apply(before, TurnCard(seat=turner, at_ms=TURN_MS))
@@ -266,10 +275,14 @@ def q_snap_or_pot(rng: random.Random) -> Question:
 def q_penalty(rng: random.Random) -> Question:
     n = rng.randint(3, 4)
     turner = rng.randrange(n)
-    tops = distinct_tops(rng, n, turner)
+    # At four players, half the time the turner's right-hand neighbour is out: a
+    # penalty on the turner's own turn skips that player (R14 D).
+    out = frozenset({(turner - 1) % n}) if n == 4 and rng.random() < 0.5 else frozenset()
+    tops = {s: c for s, c in distinct_tops(rng, n, turner).items() if s not in out}
     card = other_card(rng, tops, turner)
-    before, state, lead = position(rng, n, turner, tops, card)
-    caller = state.last_turned if rng.random() < 0.4 else rng.randrange(n)
+    before, state, lead = position(rng, n, turner, tops, card, out=out)
+    playing = [s for s in range(n) if s not in out]
+    caller = state.last_turned if rng.random() < 0.4 else rng.choice(playing)
     kind = rng.choice((SNAP, SNAP_POT))
     _, events = run(state, [call_action(kind, caller, TURN_MS + 400)])
     wrong = next(e for e in events if isinstance(e, WrongCall))
@@ -326,7 +339,7 @@ def q_who_wins(rng: random.Random) -> Question:
     )
 
 
-def q_pot_stuck(rng: random.Random) -> Question:
+def q_pot_win(rng: random.Random) -> Question:
     n = rng.randint(3, 4)
     turner = rng.randrange(n)
     rank = rng.randint(1, 13)
@@ -344,14 +357,18 @@ def q_pot_stuck(rng: random.Random) -> Question:
     before, turned, turn_events = position(rng, n, turner, tops, card, pot, frozenset({rank}))
     a, b = rng.sample(range(n), 2)
     state, events = run(turned, [CallSnap(seat=a, at_ms=1300), CallSnap(seat=b, at_ms=1340)])
+    outlook = pot_outlook(state)
+    if outlook not in POT_ANSWERS:  # no tie can happen any more: not this question
+        return q_pot_win(rng)
+    answer = POT_ANSWERS[outlook]
     return Question(
-        "pot_stuck",
+        "pot_win",
         state,
         before,
         turn_events + events,
-        ("yes", "no"),
-        "no" if state.pot_stuck_forever else "yes",
-        "R18",
+        ("yes", AFTER_TIE),
+        answer,
+        "R10" if answer == "yes" else "R18",
         events,
     )
 
@@ -361,7 +378,7 @@ MAKERS = {
     "snap_or_pot": q_snap_or_pot,
     "penalty": q_penalty,
     "who_wins": q_who_wins,
-    "pot_stuck": q_pot_stuck,
+    "pot_win": q_pot_win,
 }
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from games.engine import SNAP, SNAP_POT, CardTurned
+from games.engine.pot import AFTER_TIE, cards_of_top_rank_outside
 from games.teach.quiz.questions import Question, key_seat
 from games.words.texts import call_word, card_name, event_text, fill
 
@@ -36,7 +37,7 @@ def prompt(q: Question, names: Sequence[str]) -> str:
         )
     if q.kind == "who_wins":
         return _("Who wins the cards?")
-    return _("Can the Snap Pot still be won?")
+    return _("Can a card turned over now win the Snap Pot?")
 
 
 def details(q: Question, names: Sequence[str]) -> list[str]:
@@ -81,6 +82,7 @@ def choice_label(q: Question, key: str, names: Sequence[str]) -> str:
         SNAP_POT: lambda: call_word(SNAP_POT),
         "neither": lambda: _("Neither: nothing matches"),
         "tie": lambda: _("A tie: the Snap Pot"),
+        AFTER_TIE: lambda: _("Not yet: first a tie must give it a new top card"),
     }
     return labels[key]()
 
@@ -112,10 +114,24 @@ def verdict(q: Question, names: Sequence[str]) -> str:
         return fill(texts[q.answer], card=card)
     if q.kind == "penalty":
         receiver = names[key_seat(q.answer)]
+        beside = (q.caller - 1) % q.state.players
+        if q.clause == "R14" and key_seat(q.answer) != beside:
+            return fill(
+                _(
+                    "%(receiver)s gets it: %(player)s has just turned over a card, so the "
+                    "mistake is on their own turn. The player on the right of %(player)s, "
+                    "%(skipped)s, has no cards and is skipped, so the penalty card goes to the "
+                    "next player on the right who still has cards."
+                ),
+                receiver=receiver,
+                player=names[q.caller],
+                skipped=names[beside],
+            )
         if q.clause == "R14":
             text = _(
-                "%(receiver)s gets it: %(player)s made the mistake on their own turn, so the "
-                "penalty card goes to the player on the right, the player before %(player)s."
+                "%(receiver)s gets it: %(player)s has just turned over a card, so the mistake "
+                "is on their own turn. The penalty card goes to the player on the right of "
+                "%(player)s, who plays just before %(player)s."
             )
         else:
             text = _(
@@ -140,22 +156,32 @@ def verdict(q: Question, names: Sequence[str]) -> str:
                 delay,
             )
         return fill(text, first=names[first], second=names[second], ms=delay)
+    return pot_verdict(q)
+
+
+def pot_verdict(q: Question) -> str:
+    """Why a card turned now can win the pot (R10), or what must happen first (R18 D)."""
     pot_card = card_name(q.state.pot_top)
-    inside = sum(1 for c in q.state.pot if c.rank == q.state.pot_top.rank)
-    if q.answer == "no":
+    if q.answer == AFTER_TIE:
         return fill(
             _(
-                "No: the Snap Pot shows the %(card)s, and all four cards of that rank are in "
-                "the Snap Pot. Nobody can ever turn a card that matches it: it is stuck for good."
+                "Not yet: the Snap Pot shows the %(card)s, and all four cards of that rank are "
+                "in it, so no card can match it now. But it can still be won: when two players "
+                "tie on a “Snap!”, their piles go on top of the Snap Pot and give it a new top "
+                "card. When a card matching that card is turned over, the first to call "
+                "“Snap Pot!” wins the whole Snap Pot."
             ),
             card=pot_card,
         )
+    inside = 4 - cards_of_top_rank_outside(q.state)
     return fill(
         ngettext(
             "Yes: the Snap Pot shows the %(card)s, and only %(count)d card of that rank is in "
-            "it. The others are still in play: whoever turns one over can win the Snap Pot.",
+            "it. The others are still in play: when one is turned over, the first to call "
+            "“Snap Pot!” wins the Snap Pot.",
             "Yes: the Snap Pot shows the %(card)s, and only %(count)d cards of that rank are in "
-            "it. The others are still in play: whoever turns one over can win the Snap Pot.",
+            "it. The others are still in play: when one is turned over, the first to call "
+            "“Snap Pot!” wins the Snap Pot.",
             inside,
         ),
         card=pot_card,
@@ -183,6 +209,6 @@ def situation(q: Question, names: Sequence[str]) -> list[str]:
 def explanation(q: Question, names: Sequence[str]) -> list[str]:
     """The engine's events that show the answer. For the pot, they are the tie that made
     the position, already told by :func:`situation`: not told twice."""
-    if q.kind == "pot_stuck":
+    if q.kind == "pot_win":
         return []
     return [event_text(e, names) for e in q.events]

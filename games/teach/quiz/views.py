@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from games.learn.walkthroughs import clause_links, names_for, table_data
+from games.learn.walkthroughs import named_clause_links, names_for, table_data
 from games.teach.quiz import text as quiz_text
 from games.teach.quiz.questions import MAX_SEED, Question, make_quiz
 
@@ -36,7 +36,7 @@ def question_data(number: int, q: Question, names: list[str]) -> dict:
         "verdict": quiz_text.verdict(q, names),
         "events_intro": quiz_text.events_intro(q, names),
         "events": quiz_text.explanation(q, names),
-        "clauses": clause_links([q.clause]),
+        "clauses": named_clause_links([q.clause]),
     }
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games.learn import walkthroughs
 from games.models import RulesSection
 from games.teach.sheets import game as sheets_game
+from games.teach.sheets import labels as sheet_labels
 from games.words.texts import fill
 
 PAPERS = ("a4", "letter")
@@ -99,10 +100,6 @@ class SheetQuery:
         return urlencode(items, safe=",:")
 
 
-def _listing(values) -> str:
-    return ", ".join(values)
-
-
 def _read_parts(raw_values: list[str]) -> list[str]:
     parts = []
     for raw in raw_values:
@@ -128,7 +125,7 @@ def parse(lang: str, params) -> SheetQuery:
                     "Choose one of: %(allowed)s, or none."
                 ),
                 value=also,
-                allowed=_listing(others),
+                allowed=sheet_labels.languages_listing(others),
             )
         )
 
@@ -142,7 +139,7 @@ def parse(lang: str, params) -> SheetQuery:
             fill(
                 _("%(value)s is not a part a sheet can hold. The parts are: %(allowed)s."),
                 value=part,
-                allowed=_listing(allowed),
+                allowed=sheet_labels.parts_listing(allowed),
             )
         )
     for part in filter(is_game, parts):
@@ -152,7 +149,7 @@ def parse(lang: str, params) -> SheetQuery:
         problems.append(
             fill(
                 _("Choose at least one part for the sheet. The parts are: %(allowed)s."),
-                allowed=_listing(allowed),
+                allowed=sheet_labels.parts_listing(allowed),
             )
         )
     if "rules" in parts:  # all the sections: a chosen one would only repeat
@@ -164,7 +161,7 @@ def parse(lang: str, params) -> SheetQuery:
             fill(
                 _("%(value)s is not a paper size for sheets. Choose one of: %(allowed)s."),
                 value=paper,
-                allowed=_listing(PAPERS),
+                allowed=sheet_labels.papers_listing(PAPERS),
             )
         )
 

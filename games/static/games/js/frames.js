@@ -7,7 +7,7 @@
 const OUT = 1;
 const TO_PLAY = 2;
 const CHANGED = 4;
-const STUCK = 1;
+const BLOCKED = 1;
 const POT_CHANGED = 2;
 
 /** The frames in the JSON `script` element. */
@@ -36,7 +36,7 @@ export function expand(data) {
       pot: {
         count: t.pot[0],
         top: card(t.pot[1]),
-        stuck_forever: Boolean(t.pot[2] & STUCK),
+        blocked: Boolean(t.pot[2] & BLOCKED),
         changed: Boolean(t.pot[2] & POT_CHANGED),
       },
       over: Boolean(t.o),

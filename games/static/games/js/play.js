@@ -164,7 +164,7 @@ function pictureData() {
     pot: {
       count: v.pot_count,
       top: card(v.pot_top),
-      stuck_forever: v.pot_stuck_forever,
+      blocked: v.pot_blocked,
       changed: before !== null && (before.pot_count !== v.pot_count || before.pot_top !== v.pot_top),
     },
     over: v.over,
@@ -405,19 +405,20 @@ for (const [kind, button] of Object.entries(moves)) {
   });
 }
 
-const KEYS = { t: "turn", s: "snap", o: "snap_pot" };
+// Physical keys (`code`), as in walkthrough-keys.js: on a Hebrew, Tamil or Marathi
+// keyboard layout the T key types another letter but is still KeyT.
+const KEYS = { KeyT: "turn", KeyS: "snap", KeyO: "snap_pot" };
 const projector = connectProjector(root);
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
   if (e.target.closest("input, textarea, select")) return;
-  const key = e.key.toLowerCase();
-  if (key in KEYS) {
+  if (e.code in KEYS) {
     e.preventDefault();
-    move(KEYS[key]);
-  } else if (key === "p") {
+    move(KEYS[e.code]);
+  } else if (e.code === "KeyP") {
     e.preventDefault();
     projector.toggle();
-  } else if (key === "escape") projector.leave();
+  } else if (e.key === "Escape") projector.leave();
 });
 
 nameInput.addEventListener("input", () => nameInput.removeAttribute("aria-invalid"));

@@ -26,7 +26,8 @@ function ruleLinks(clauses) {
   const p = el("p", { className: "quiz-rule" }, gettext("The rule:") + " ");
   for (const clause of clauses) {
     const a = el("a", { href: clause.url });
-    a.append(el("bdi", {}, clause.id));
+    if (clause.section) a.append(clause.section + " (", el("bdi", {}, clause.id), ")");
+    else a.append(el("bdi", {}, clause.id));
     p.append(a);
   }
   return p;

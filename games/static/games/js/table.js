@@ -7,9 +7,9 @@
 //
 // Works for 2 to 12 seats: `drawTable(container, table)`; the picture scales
 // itself to the container's size (and redraws when that size changes).
-// Text comes from Django's JavaScript catalog (gettext, ngettext, interpolate).
+// Text comes from Django's JavaScript catalog (gettext, ngettext, pgettext, interpolate).
 
-const { gettext, ngettext, interpolate } = window;
+const { gettext, ngettext, pgettext, interpolate } = window;
 const SVG = "http://www.w3.org/2000/svg";
 const countText = (text, n) => interpolate(text, { count: n }, true);
 
@@ -96,7 +96,7 @@ function potBox(pot) {
     el("p", { class: "pot-name", "aria-hidden": "true", text: gettext("Snap Pot") }),
     el("div", { class: "pile" }, [card, pileCount(pot.count)]),
     pot.changed ? hidden(gettext("just changed")) : null,
-    pot.stuck_forever ? el("p", { class: "badge stuck", text: gettext("stuck forever") }) : null,
+    pot.blocked ? el("p", { class: "badge blocked", text: pgettext("Snap Pot badge", "blocked") }) : null,
   ]);
 }
 

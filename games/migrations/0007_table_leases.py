@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_class_tables'),
+        ('games', '0006_no_stuck_forever_entry'),
     ]
 
     operations = [
