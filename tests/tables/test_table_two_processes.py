@@ -45,7 +45,15 @@ code = tables.table_create(
 )
 store.seat_bind(store.table_id(code), 0, keys[0], "Ana")
 store.seat_bind(store.table_id(code), 1, keys[1], "Ben")
-print(code, *keys)
+teacher = SessionStore()
+teacher.create()
+lesson = tables.table_open_class(
+    session_key=teacher.session_key, class_name="4B", players=3, fill_level=BotLevel.QUICK,
+    options=Options(tie_window_ms=40, turn_limit=60), bot_time_scale=0.05,
+)
+store.seat_bind(store.table_id(lesson), 0, keys[0], "Ana")
+store.seat_bind(store.table_id(lesson), 1, keys[1], "Ben")
+print(code, *keys, lesson, teacher.session_key)
 """
 
 RECORD = """
@@ -77,7 +85,7 @@ def two_servers(postgres_database, tmp_path):  # noqa: F811 (the fixture above)
     made = subprocess.run(
         manage + ["shell", "-c", CREATE], env=env, cwd=ROOT, check=True, capture_output=True
     )
-    code, ana_key, ben_key = made.stdout.decode().split()[-3:]
+    code, ana_key, ben_key, lesson, teacher_key = made.stdout.decode().split()[-5:]
     log = open(tmp_path / "daphne.log", "w")
     ports = [free_port(), free_port()]
     servers = [start_daphne(env, port, log) for port in ports]
@@ -91,12 +99,23 @@ def two_servers(postgres_database, tmp_path):  # noqa: F811 (the fixture above)
         )  # fmt: skip
         return json.loads(out.stdout.decode().strip().splitlines()[-1])
 
+    def record_of(table: str) -> dict:
+        nonlocal code
+        kept, code = code, table
+        try:
+            return record()
+        finally:
+            code = kept
+
     yield {
         "code": code,
         "keys": [ana_key, ben_key],
         "ports": ports,
         "servers": servers,
         "record": record,
+        "record_of": record_of,
+        "lesson": lesson,
+        "teacher_key": teacher_key,
     }
     for server in servers:
         if server.poll() is None:
@@ -218,3 +237,30 @@ def test_the_owning_process_killed_mid_game_and_the_game_finishes_on_the_other(t
     assert end["fence"] == 2  # taken over once, by the process that was left
     assert_every_event_once(ben, end["seq"])
     assert_every_event_once(ana, end["seq"])
+
+
+def test_a_class_table_started_by_the_teacher_on_one_process_is_played_on_both(two_servers):
+    lesson, (ana_key, ben_key), (port_a, port_b) = (
+        two_servers["lesson"], two_servers["keys"], two_servers["ports"],
+    )  # fmt: skip
+    ana = Tablet(port_a, lesson, ana_key, seat=0)  # process A takes the class table
+    time.sleep(0.5)
+    ben = Tablet(port_b, lesson, ben_key, seat=1)
+    teacher = WSClient(
+        "127.0.0.1", port_b, f"/ws/play/{lesson}/", origin=f"http://127.0.0.1:{port_b}",
+        cookie=f"sessionid={two_servers['teacher_key']}",
+    )  # fmt: skip
+    teacher.send_json({"type": "hello"})
+    assert teacher.receive_json()["class"]["teacher"] is True
+    teacher.send_json({"type": "start"})  # forwarded from process B to the owner, A
+    frame = teacher.receive_json()
+    while frame["type"] != "control":
+        frame = teacher.receive_json()
+    assert frame["code"] == "started", frame
+    for tablet in (ana, ben):
+        tablet.wait_for(lambda t=tablet: t.over, timeout=120)
+    teacher.close()
+    end = two_servers["record_of"](lesson)
+    assert end["over"] and end["fence"] == 1
+    assert_every_event_once(ana, end["seq"])
+    assert_every_event_once(ben, end["seq"])
