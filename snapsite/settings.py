@@ -173,6 +173,21 @@ SECURE_PROXY_SSL_HEADER = (
 )
 X_FRAME_OPTIONS = "DENY"
 
+# WebSockets: origins accepted besides the site's own (scheme, host and port of the
+# request), e.g. the public address when a proxy rewrites the Host header.
+WEBSOCKET_ORIGINS = [
+    o.strip().lower() for o in os.environ.get("WEBSOCKET_ORIGINS", "").split(",") if o.strip()
+]
+# The limits of one connection and of one person (docs/protocol.md, "Limits").
+WS_HELLO_TIMEOUT_S = float(os.environ.get("WS_HELLO_TIMEOUT_S", "10"))
+WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
+WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
+WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
+TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "3"))
+TABLES_OPEN_PER_ADDRESS = int(os.environ.get("TABLES_OPEN_PER_ADDRESS", "40"))
+TABLE_IDLE_PAUSE_S = float(os.environ.get("TABLE_IDLE_PAUSE_S", "60"))
+TABLE_IDLE_CLOSE_S = float(os.environ.get("TABLE_IDLE_CLOSE_S", "3600"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

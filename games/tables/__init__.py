@@ -256,10 +256,10 @@ async def table_submit(
     )
 
 
-async def table_events_since(*, code: str, since: int) -> list[dict]:
-    """The stored events of ``code`` after number ``since``, in order (any process may
-    answer this: it reads storage only)."""
-    return await database_sync_to_async(store.events_since)(normalise_code(code), since)
+async def table_events_since(*, code: str, since: int, limit: int = 5000) -> list[dict]:
+    """The stored events of ``code`` after number ``since``, in order, ``limit`` at most
+    (any process may answer this: it reads storage only)."""
+    return await database_sync_to_async(store.events_since)(normalise_code(code), since, limit)
 
 
 def tables_open(*, limit: int = 20) -> list[dict]:
