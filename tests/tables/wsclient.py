@@ -15,8 +15,20 @@ class WebSocketClosed(Exception):
 
 
 class WSClient:
-    def __init__(self, host: str, port: int, path: str, origin: str, timeout: float = 10):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        path: str,
+        origin: str,
+        timeout: float = 10,
+        receive_buffer: int | None = None,
+    ):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer is not None:  # before connecting, so the window stays small
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(timeout)
+        self.sock.connect((host, port))
         key = base64.b64encode(os.urandom(16)).decode()
         request = (
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
