@@ -32,12 +32,14 @@ from games.protocol import display_name, walkthrough_slugs
 from . import store
 from .codes import normalise_code
 from .controls import CONTROLS
+from .limits import TooManyTables, tables_check
 from .owner import Outcome, wall_ms
 from .registry import group_name, owner_for, registry_drop
 
 __all__ = [
     "CONTROLS",
     "Outcome",
+    "TooManyTables",
     "class_teacher",
     "classes_purge",
     "group_name",
@@ -119,12 +121,16 @@ def table_create_practice(
     levels: list[BotLevel],
     options: Options = DEFAULT_OPTIONS,
     bot_time_scale: float = 1.0,
+    address: str | None = None,
 ) -> str:
     """A practice table: the session on seat 0 under ``name`` (checked like a joining
-    name), and one computer player per level on the next seats; play starts at once."""
+    name), and one computer player per level on the next seats; play starts at once.
+    Raises :class:`TooManyTables` when the session or its network ``address`` has as
+    many open tables as allowed (``games.tables.limits``)."""
     if not session_key:
         raise ValueError("a practice table needs a browser session")
     name = display_name(name)
+    tables_check(session_key=session_key, address=address)
     code = table_create(
         players=1 + len(levels),
         options=options,
@@ -132,20 +138,24 @@ def table_create_practice(
         bot_time_scale=bot_time_scale,
     )
     store.seat_bind(store.table_id(code), 0, session_key, name)
+    Table.objects.filter(code=code).update(opener_address=address)
     return code
 
 
-def table_open(*, session_key: str, name: str, **settings) -> str:
+def table_open(*, session_key: str, name: str, address: str | None = None, **settings) -> str:
     """A table opened by a person from the lobby: stored like :func:`table_create`
     (``settings`` are its keywords; computer players must leave seat 0 free), with the
-    opener's session on seat 0 under ``name`` (checked like a joining name)."""
+    opener's session on seat 0 under ``name`` (checked like a joining name). Raises
+    :class:`TooManyTables` as :func:`table_create_practice` does."""
     if not session_key:
         raise ValueError("opening a table needs a browser session")
     name = display_name(name)
     if 0 in (settings.get("bots") or {}):
         raise ValueError("seat 0 is the opener's")
+    tables_check(session_key=session_key, address=address)
     code = table_create(**settings)
     store.seat_bind(store.table_id(code), 0, session_key, name)
+    Table.objects.filter(code=code).update(opener_address=address)
     return code
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.engine import (
@@ -378,12 +378,22 @@ def events_since(code: str, since: int, limit: int = 5000) -> list[dict]:
 
 
 def tables_open(limit: int = 20) -> list[dict]:
-    """Public tables with a free seat, newest first: ``code``, ``players``, ``free``."""
+    """Public tables with a free seat, newest first: ``code``, ``players``, ``free``;
+    one person's tables (the same opener on seat 0) only once, the newest."""
     free = Count("seats", filter=Q(seats__is_bot=False, seats__session_key=""))
+    opener = Seat.objects.filter(table=OuterRef("pk"), number=0).values("session_key")[:1]
     rows = (
-        Table.objects.filter(public=True)
-        .annotate(free=free)
+        Table.objects.filter(public=True, idle_closed=None)
+        .annotate(free=free, opener=Subquery(opener))
         .filter(free__gt=0)
-        .order_by("-created", "-id")[:limit]
+        .order_by("-created", "-id")[: limit * 10]  # a bounded read, whoever opened them
     )
-    return [{"code": t.code, "players": t.players, "free": t.free} for t in rows]
+    found, openers = [], set()
+    for t in rows:
+        if t.opener and t.opener in openers:
+            continue
+        openers.add(t.opener)
+        found.append({"code": t.code, "players": t.players, "free": t.free})
+        if len(found) == limit:
+            break
+    return found
