@@ -61,6 +61,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq: int | None = None  # None until welcomed
         self.catch_up_budget = catch_up_budget(settings.WS_CATCH_UP_EVENTS_PER_MINUTE)
         self.hello_deadline: asyncio.Task | None = None
+        self.attending = False  # counted at the table once welcomed (idle tables pause)
         self.lag_ms = 0  # half the shortest of the last round trips measured
         self.round_trips: list[int] = []
         self.pinger: asyncio.Task | None = None
@@ -87,8 +88,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                         await task
             await self.channel_layer.group_discard(self.group, self.channel_name)
         finally:  # the seat's presence is given back whatever happened before
-            if self.present_seat is not None:
-                await self.presence(self.present_seat, present=False)
+            try:
+                if self.present_seat is not None:
+                    await self.presence(self.present_seat, present=False)
+            finally:
+                if self.attending:
+                    await tables.table_attend(
+                        code=self.code, connection=self.channel_name, here=False
+                    )
 
     async def dispatch(self, message: dict) -> None:
         """Any message's handler; one that fails is logged and told as ``server_error``
@@ -226,6 +233,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         with translation.override(self.lang):
             welcome["seats"] = with_labels(self.seats)
         await self.send_json(welcome)
+        if not self.attending:
+            self.attending = True
+            await tables.table_attend(code=self.code, connection=self.channel_name, here=True)
         if welcome["lag_cap_ms"] and self.pinger is None:
             self.pinger = asyncio.create_task(self.ping_regularly())
         if self.seat != self.present_seat:

@@ -13,6 +13,7 @@ a lease plus forwarding over the channel layer later (see ``registry``).
 - :func:`table_submit`: a player's action, stamped on arrival.
 - :func:`table_events_since`: the stored events after a number (catch-up).
 - :func:`table_presence`: a seat's connection came or went (stand-ins).
+- :func:`table_attend`: any welcomed connection came or went (idle tables pause).
 - :func:`table_control`: a teacher's control at a class table (start, pause, pace…).
 - :func:`table_done`: a class's student has finished these walkthroughs.
 - :func:`class_teacher` (sync): is this session the teacher of this class table?
@@ -44,6 +45,7 @@ __all__ = [
     "classes_purge",
     "group_name",
     "registry_drop",
+    "table_attend",
     "table_control",
     "table_create",
     "table_create_practice",
@@ -250,6 +252,14 @@ async def table_presence(*, code: str, seat: int, present: bool, connection: str
     owner = await owner_for(normalise_code(code))
     if owner is not None:
         await owner.presence(seat=seat, present=present, connection=connection)
+
+
+async def table_attend(*, code: str, connection: str, here: bool) -> None:
+    """The welcomed connection named ``connection`` is at table ``code`` (``here``), or
+    has left: a table nobody is at pauses, then closes (``games.tables.idle``)."""
+    owner = await owner_for(normalise_code(code))
+    if owner is not None:
+        await owner.attend(connection=connection, here=here)
 
 
 async def table_submit(

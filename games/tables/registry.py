@@ -53,7 +53,7 @@ async def owner_for(code: str) -> TableOwner | None:
         if owner is not None:
             return owner
         stored = await database_sync_to_async(store.table_load)(code)
-        if stored is None:
+        if stored is None or stored.idle_closed:
             return None
         layer = get_channel_layer()
         group = group_name(code)
@@ -61,10 +61,16 @@ async def owner_for(code: str) -> TableOwner | None:
         async def broadcast(message: dict) -> None:
             await layer.group_send(group, message)
 
-        owner = TableOwner(stored, broadcast, on_over=_forget_later)
+        owner = TableOwner(stored, broadcast, on_over=_forget_later, on_closed=_forget)
         _owners[code] = owner
         owner.start()
         return owner
+
+
+def _forget(owner: TableOwner) -> None:
+    """Forget a table closed for want of anyone connected (games.tables.idle)."""
+    if _owners.get(owner.code) is owner:
+        del _owners[owner.code]
 
 
 def _forget_later(owner: TableOwner) -> None:

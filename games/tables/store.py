@@ -48,6 +48,7 @@ __all__ = [
     "step_append",
     "table_id",
     "table_insert",
+    "idle_close",
     "table_load",
     "tables_open",
 ]
@@ -108,6 +109,7 @@ class StoredTable:
     paused: bool = False
     next_code: str = ""
     controls: int = 0
+    idle_closed: bool = False  # closed for want of anyone connected (games.tables.idle)
 
     @property
     def is_class(self) -> bool:
@@ -261,6 +263,7 @@ def table_load(code: str) -> StoredTable | None:
         paused=table.paused,
         next_code=table.next_code,
         controls=table.controls.count(),
+        idle_closed=table.idle_closed is not None,
     )
 
 
@@ -270,6 +273,11 @@ def record_load(code: str) -> Record | None:
     table."""
     stored = table_load(code)
     return None if stored is None else stored.record()
+
+
+def idle_close(table_id: int) -> None:
+    """Mark the table closed for want of anyone connected (its record stays)."""
+    Table.objects.filter(id=table_id).update(idle_closed=timezone.now())
 
 
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:
