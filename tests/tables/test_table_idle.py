@@ -23,6 +23,7 @@ def owners_stopped():
     yield
     tables.registry_drop()  # fast computer players write no more once the test is over
 
+
 create = database_sync_to_async(tables.table_create)
 
 
