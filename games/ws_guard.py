@@ -7,9 +7,12 @@
   connection's frame budget on it: a frame within the budget goes on to the consumer, a
   frame over it is dropped unread. The first frame dropped of a flood sends the
   consumer ``websocket.flooded`` (it answers ``rate_limited``); a connection that drops
-  ``WS_FLOOD_CLOSE_AFTER`` more frames takes no more frames and is sent
-  ``websocket.flood_close``, after the frames already let through: the consumer closes
-  it with code 4429.
+  ``WS_FLOOD_CLOSE_AFTER`` more frames takes no more frames: the server stops reading
+  its socket at once (daphne's transport: the flood then waits in the client's own
+  buffers, not in this process), and the consumer is sent ``websocket.flood_close``
+  after the frames already let through: it closes the connection with code 4429, and
+  the socket is closed as soon as that close frame is written (the client's answer is
+  not waited for, since nothing more is read).
 - **A client that does not read is let go.** Before each frame is sent, the bytes still
   waiting in the server's socket buffer are looked at (daphne's transport; other
   servers tell nothing and are not checked); above ``WS_SEND_BACKLOG_BYTES`` the
@@ -92,6 +95,9 @@ class _Connection:
                 self.inbox.put_nowait({"type": "websocket.flooded"})
             elif self.dropped > settings.WS_FLOOD_CLOSE_AFTER:
                 self.refusing = True
+                transport = _transport(self._send)
+                if transport is not None:
+                    transport.pauseProducing()  # read nothing more from this socket
                 self.inbox.put_nowait({"type": "websocket.flood_close"})
 
     async def send(self, message: dict) -> None:
@@ -106,6 +112,11 @@ class _Connection:
                 return
         if message["type"] == "websocket.close":
             self.closed = True
+            await self._send(message)
+            transport = _transport(self._send)
+            if self.refusing and transport is not None:
+                transport.loseConnection()  # once the close frame is written
+            return
         await self._send(message)
 
 

@@ -11,7 +11,11 @@ import struct
 
 
 class WebSocketClosed(Exception):
-    pass
+    """The connection ended; ``code`` is the server's close code, if it sent one."""
+
+    def __init__(self, message: str, code: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class WSClient:
@@ -77,7 +81,8 @@ class WSClient:
                 (n,) = struct.unpack("!Q", self._read(8))
             payload = self._read(n)
             if opcode == 0x8:
-                raise WebSocketClosed("closed by the server")
+                code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+                raise WebSocketClosed("closed by the server", code)
             if opcode == 0x1:
                 return json.loads(payload)
 
