@@ -69,8 +69,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if await tables.table_welcome(code=self.code, session_key=self.session_key) is None:
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        await self.accept()  # the table's group is joined at hello (send_welcome)
         self.hello_deadline = asyncio.create_task(self.close_without_hello())
 
     async def close_without_hello(self) -> None:
@@ -225,6 +224,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # -- sending -------------------------------------------------------------------------
 
     async def send_welcome(self) -> None:
+        if not self.attending:  # before the snapshot: no event after it is missed
+            await self.channel_layer.group_add(self.group, self.channel_name)
         welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
         self.seat = welcome["seat"]
         self.last_seq = welcome["seq"]

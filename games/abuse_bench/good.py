@@ -9,8 +9,9 @@ import time
 
 from .wire import Closed, Socket, cookie_header, http, open_table
 
-#: The pause between a table's moves (two people turning in turn, calmly).
-MOVE_PAUSE_S = 0.25
+#: The pause between a table's moves: two children turning in turn, about one card a
+#: second at the table.
+MOVE_PAUSE_S = 1.0
 
 
 class Player:
@@ -22,7 +23,8 @@ class Player:
         self.started = False
         self.view: dict = {}
         self.last_seq = 0
-        self.lost = 0  # events missing or repeated
+        self.gaps = 0  # events missing or repeated
+        self.closed = 0  # the server closed a good player's connection
         self.turned = asyncio.Event()
         self.over = asyncio.Event()
         self.reading = asyncio.ensure_future(self.read())
@@ -38,7 +40,7 @@ class Player:
                     self.started = frame["started"]
                 elif frame["type"] == "event":
                     if frame["seq"] != self.last_seq + 1:
-                        self.lost += 1
+                        self.gaps += 1
                     self.last_seq = max(self.last_seq, frame["seq"])
                     self.view = frame["view"]
                     if frame["code"] == "card_turned" and frame["params"]["seat"] == self.seat:
@@ -48,7 +50,7 @@ class Player:
                 elif frame["type"] == "error":
                     self.turned.set()  # refused: look at the table again
         except Closed:
-            self.lost += 1  # a good player is never closed
+            self.closed += 1  # a good player is never closed
             self.over.set()
             self.turned.set()
 
@@ -64,7 +66,7 @@ class GoodTable:
         self.turn_limit = turn_limit
         self.pause_s = pause_s
         self.round_trips: list[tuple[float, float]] = []  # (when, ms)
-        self.lost = 0
+        self.lost = {"gaps": 0, "closed": 0, "unanswered": 0}
         self.games = 0
         self.finished: list[str] = []
         self.stopping = False
@@ -100,11 +102,12 @@ class GoodTable:
                 try:
                     await asyncio.wait_for(mover.turned.wait(), 10)
                 except TimeoutError:
-                    self.lost += 1
+                    self.lost["unanswered"] += 1  # no event for the move in 10 s
                 self.round_trips.append((sent, (time.monotonic() - sent) * 1000))
                 await asyncio.sleep(self.pause_s)
             await asyncio.sleep(0.3)  # the last events
-            self.lost += a.lost + b.lost
+            self.lost["gaps"] += a.gaps + b.gaps
+            self.lost["closed"] += a.closed + b.closed
             if a.over.is_set() and a.view.get("over"):
                 self.games += 1
                 self.finished.append(code)

@@ -81,14 +81,14 @@ async def bench(
             p99_ratio=round(worst / alone, 2) if alone else None,
             memory_back_within_10pct=after_mb <= baseline_mb * 1.10,
             games_finished=sum(t.games for t in good),
-            lost=sum(t.lost for t in good),
+            lost={k: sum(t.lost[k] for t in good) for k in ("gaps", "closed", "unanswered")},
             abuse=dict(sorted(counts.items())),
         )
         result["targets_met"] = bool(
             result["p99_ratio"] is not None
             and result["p99_ratio"] <= 2
             and result["memory_back_within_10pct"]
-            and result["lost"] == 0
+            and not any(result["lost"].values())
         )
         return result
 
