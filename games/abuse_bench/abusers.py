@@ -26,6 +26,7 @@ async def flooder(port: int, code: str, counts: Counts) -> None:
                     sock.writer.write(frame * 200)
                     counts.add("flood_frames", 200)
                     await asyncio.wait_for(sock.writer.drain(), 5)
+                    await asyncio.sleep(0)  # drain() does not yield while the socket takes it
             finally:
                 reader.cancel()
                 sock.close()
