@@ -174,6 +174,11 @@ class Table(models.Model):
     teacher_started = models.BooleanField(default=False)
     paused = models.BooleanField(default=False)
     next_code = models.CharField(max_length=12, blank=True)
+    # the network address of the browser that opened the table from the lobby (the
+    # limit of open tables per address, games/tables/limits.py)
+    opener_address = models.GenericIPAddressField(null=True, blank=True)
+    # closed because nobody was connected for TABLE_IDLE_CLOSE_S (its record is kept)
+    idle_closed = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]

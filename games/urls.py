@@ -33,6 +33,7 @@ urlpatterns = [
     ),
     path("teach/sheet/", sheets_views.sheet, name="sheet"),
     path("teach/sheet.pdf", sheets_views.sheet_pdf, name="sheet_pdf"),
+    path("teach/sheet.css", sheets_views.sheet_page_css, name="sheet_page_css"),
     path("teach/quiz/", quiz_views.quiz, name="quiz"),
     path("teach/quiz/print/", quiz_views.quiz_print, name="quiz_print"),
     path("learn/", learn_views.learn, name="learn"),

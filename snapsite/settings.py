@@ -53,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -178,6 +179,21 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_flag("BEHIND_TLS_PROXY") else None
 )
 X_FRAME_OPTIONS = "DENY"
+
+# WebSockets: origins accepted besides the site's own (scheme, host and port of the
+# request), e.g. the public address when a proxy rewrites the Host header.
+WEBSOCKET_ORIGINS = [
+    o.strip().lower() for o in os.environ.get("WEBSOCKET_ORIGINS", "").split(",") if o.strip()
+]
+# The limits of one connection and of one person (docs/protocol.md, "Limits").
+WS_HELLO_TIMEOUT_S = float(os.environ.get("WS_HELLO_TIMEOUT_S", "10"))
+WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
+WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
+WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
+TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))
+TABLES_OPEN_PER_ADDRESS = int(os.environ.get("TABLES_OPEN_PER_ADDRESS", "60"))
+TABLE_IDLE_PAUSE_S = float(os.environ.get("TABLE_IDLE_PAUSE_S", "60"))
+TABLE_IDLE_CLOSE_S = float(os.environ.get("TABLE_IDLE_CLOSE_S", "900"))
 
 LOGGING = {
     "version": 1,

@@ -2,8 +2,10 @@
 
 The connection's seat comes from the Django session (a seat acts only for itself);
 a connection without a seat watches as a spectator. Every frame is checked
-(:func:`games.tables.protocol.client_message`: size, JSON, known type, fields) and rate
-limited; bad input is answered with an ``error`` frame and changes nothing. Messages
+(:func:`games.tables.protocol.client_message`: size, nesting, JSON, known type, fields) and
+rate limited before it gets here (:mod:`games.play.ws_guard`); bad input is answered with an
+``error`` frame and changes nothing, and so is a handler that fails (``server_error``),
+after which the connection goes on; its presence is always given back when it closes. Messages
 are documented in ``docs/protocol.md``. A class table's teacher controls go to the
 table's owner as they are (it alone decides who the teacher is).
 """
@@ -12,12 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
+import json
+import logging
 
+from channels.exceptions import AcceptConnection, DenyConnection, StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 
 from games import tables
+from games.play.ws_guard import FLOOD_CLOSE_CODE
+from games.play.ws_limits import catch_up_budget
 from games.tables.codes import normalise_code
 from games.tables.live_text import seat_labels, told_event, with_labels
 from games.tables.protocol import MOVES, ProtocolError, client_message, view_for_seat
@@ -25,35 +32,15 @@ from games.words.controls import control_text
 from games.words.errors import TABLE_ERROR_TEXTS
 from games.words.texts import REJECT_TEXTS, reject_text
 
-__all__ = ["TableConsumer"]
+__all__ = ["HELLO_TIMEOUT_CLOSE_CODE", "TableConsumer"]
+
+log = logging.getLogger(__name__)
+
+#: The close code of a connection that did not say ``hello`` in time.
+HELLO_TIMEOUT_CLOSE_CODE = 4408
 
 #: Protocol errors told with the engine's "That is not a move in this game."
 _NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "not_your_seat"}
-
-
-class RateLimit:
-    """A token bucket: ``burst`` messages at once, ``per_second`` on average.
-
-    >>> bucket = RateLimit(burst=2, per_second=1.0)
-    >>> [bucket.allow(now=0.0) for _ in range(3)], bucket.allow(now=1.0)
-    ([True, True, False], True)
-    """
-
-    def __init__(self, burst: int = 20, per_second: float = 10.0) -> None:
-        self.burst = burst
-        self.per_second = per_second
-        self.tokens = float(burst)
-        self.at: float | None = None
-
-    def allow(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        if self.at is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 #: At a table with lag compensation the server pings each connection this often.
@@ -72,8 +59,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.teacher = False  # the class's teacher (told by the table in the welcome)
         self.present_seat: int | None = None  # the seat this connection counts for
         self.last_seq: int | None = None  # None until welcomed
-        self.rate = RateLimit()
-        self.rate_warned = False
+        self.catch_up_budget = catch_up_budget(settings.WS_CATCH_UP_EVENTS_PER_MINUTE)
+        self.hello_deadline: asyncio.Task | None = None
+        self.attending = False  # counted at the table once welcomed (idle tables pause)
         self.lag_ms = 0  # half the shortest of the last round trips measured
         self.round_trips: list[int] = []
         self.pinger: asyncio.Task | None = None
@@ -81,17 +69,59 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if await tables.table_welcome(code=self.code, session_key=self.session_key) is None:
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        await self.accept()  # the table's group is joined at hello (send_welcome)
+        self.hello_deadline = asyncio.create_task(self.close_without_hello())
+
+    async def close_without_hello(self) -> None:
+        """A connection that has not said ``hello`` after ``WS_HELLO_TIMEOUT_S`` is closed."""
+        await asyncio.sleep(settings.WS_HELLO_TIMEOUT_S)
+        if self.last_seq is None:
+            await self.close(code=HELLO_TIMEOUT_CLOSE_CODE)
 
     async def disconnect(self, close_code: int) -> None:
-        if self.pinger is not None:
-            self.pinger.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.pinger
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.present_seat is not None:
-            await self.presence(self.present_seat, present=False)
+        try:
+            for task in (self.pinger, self.hello_deadline):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        finally:  # the seat's presence is given back whatever happened before
+            try:
+                if self.present_seat is not None:
+                    await self.presence(self.present_seat, present=False)
+            finally:
+                if self.attending:
+                    await tables.table_attend(
+                        code=self.code, connection=self.channel_name, here=False
+                    )
+
+    async def dispatch(self, message: dict) -> None:
+        """Any message's handler; one that fails is logged and told as ``server_error``
+        (the connection and the table go on), never left to close the socket with 1011
+        and skip :meth:`disconnect`."""
+        try:
+            await super().dispatch(message)
+        except (StopConsumer, AcceptConnection, DenyConnection):
+            raise
+        except Exception:
+            log.exception("table %s: %s failed", self.code, message.get("type"))
+            if message["type"] == "websocket.disconnect":
+                raise StopConsumer() from None
+            with contextlib.suppress(Exception):
+                await self.send_error("server_error")
+
+    @classmethod
+    async def encode_json(cls, content) -> str:
+        return json.dumps(content, allow_nan=False)  # NaN and Infinity are not JSON
+
+    async def websocket_flooded(self, message: dict) -> None:
+        """The guard dropped a frame over the rate (told once per flood)."""
+        await self.send_error("rate_limited")
+
+    async def websocket_flood_close(self, message: dict) -> None:
+        """The flood went on after its warning: the guard takes no more frames."""
+        await self.close(code=FLOOD_CLOSE_CODE)
 
     async def presence(self, seat: int, *, present: bool) -> None:
         await tables.table_presence(
@@ -100,12 +130,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         received_ms = tables.wall_ms()
-        if not self.rate.allow():
-            if not self.rate_warned:  # one error per flood; the rest is dropped unread
-                self.rate_warned = True
-                await self.send_error("rate_limited")
-            return
-        self.rate_warned = False
         try:
             if text_data is None:
                 raise ProtocolError("binary")
@@ -121,7 +145,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.lang = message.get("lang", self.lang)
         await self.send_welcome()
         if "since" in message:
-            await self.catch_up(message["since"])
+            await self.catch_up(message["since"], asked=True, welcomed=True)
 
     async def on_join(self, message: dict, received_ms: int) -> None:
         if not self.session_key:
@@ -162,7 +186,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.last_seq is None or message["since"] > self.last_seq:
             await self.send_error("bad_message")
             return
-        await self.catch_up(message["since"])
+        await self.catch_up(message["since"], asked=True)
 
     async def on_ping(self, message: dict, received_ms: int) -> None:
         await self.send_json({"type": "pong", "t": message.get("t"), "server_ms": received_ms})
@@ -200,6 +224,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # -- sending -------------------------------------------------------------------------
 
     async def send_welcome(self) -> None:
+        if not self.attending:  # before the snapshot: no event after it is missed
+            await self.channel_layer.group_add(self.group, self.channel_name)
         welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
         self.seat = welcome["seat"]
         self.last_seq = welcome["seq"]
@@ -208,6 +234,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         with translation.override(self.lang):
             welcome["seats"] = with_labels(self.seats)
         await self.send_json(welcome)
+        if not self.attending:
+            self.attending = True
+            await tables.table_attend(code=self.code, connection=self.channel_name, here=True)
         if welcome["lag_cap_ms"] and self.pinger is None:
             self.pinger = asyncio.create_task(self.ping_regularly())
         if self.seat != self.present_seat:
@@ -217,9 +246,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if self.seat is not None:
                 await self.presence(self.seat, present=True)
 
-    async def catch_up(self, since: int) -> None:
-        """Send the stored events after ``since`` (and up to now), in order."""
-        for event in await tables.table_events_since(code=self.code, since=since):
+    async def catch_up(self, since: int, *, asked: bool = False, welcomed: bool = False) -> None:
+        """Send the stored events after ``since`` (and up to now), in order, if the
+        connection's catch-up budget covers them (one unit an event). Otherwise the
+        events are not sent: a client that ``asked`` is told ``catch_up_limited``, and
+        then, unless it was just ``welcomed``, gets a new welcome, the table as it is now."""
+        affordable = self.catch_up_budget.left()
+        events = await tables.table_events_since(code=self.code, since=since, limit=affordable + 1)
+        if len(events) > affordable:
+            if asked:
+                await self.send_error("catch_up_limited")
+            if not welcomed:
+                await self.send_welcome()
+            return
+        self.catch_up_budget.take(len(events))
+        for event in events:
             await self.send_event(event)
         # events broadcast meanwhile are already numbered <= last_seq and are dropped
 
@@ -274,7 +315,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         since = self.last_seq
         await self.send_welcome()
         if self.last_seq > since:  # events applied meanwhile: sent too, in order
-            await self.catch_up(since)
+            await self.catch_up(since, welcomed=True)
 
     async def table_control(self, message: dict) -> None:
         if self.last_seq is None:

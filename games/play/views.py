@@ -17,6 +17,7 @@ from games.engine import full_deck
 from games.learn.walkthroughs import card_data, clause_links, clause_sections
 from games.models import Seat, Table
 from games.play.forms import JoinByCodeForm, OpenTableForm, PracticeForm
+from games.play.limit_words import too_many_tables_text
 from games.tables.codes import normalise_code
 from games.tables.protocol import walkthrough_slugs
 
@@ -58,9 +59,16 @@ def play_practice(request):
     if not form.is_valid():
         return lobby(request, practice_form=form, status=400)
     settings = form.settings()
-    code = tables.table_create_practice(
-        session_key=session_key(request), name=settings.name, levels=settings.levels
-    )
+    try:
+        code = tables.table_create_practice(
+            session_key=session_key(request),
+            name=settings.name,
+            levels=settings.levels,
+            address=request.META.get("REMOTE_ADDR"),
+        )
+    except tables.TooManyTables as error:
+        form.add_error(None, too_many_tables_text(error))
+        return lobby(request, practice_form=form, status=429)
     return redirect("play_table", code=code)
 
 
@@ -70,17 +78,22 @@ def play_open(request):
     if not form.is_valid():
         return lobby(request, open_form=form, status=400)
     s = form.settings()
-    code = tables.table_open(
-        session_key=session_key(request),
-        name=s.name,
-        players=s.players,
-        options=s.options,
-        bots=s.bots,
-        public=s.public,
-        turn_timer_ms=s.turn_timer_ms,
-        beat_ms=s.beat_ms,
-        lag_cap_ms=s.lag_cap_ms,
-    )
+    try:
+        code = tables.table_open(
+            session_key=session_key(request),
+            address=request.META.get("REMOTE_ADDR"),
+            name=s.name,
+            players=s.players,
+            options=s.options,
+            bots=s.bots,
+            public=s.public,
+            turn_timer_ms=s.turn_timer_ms,
+            beat_ms=s.beat_ms,
+            lag_cap_ms=s.lag_cap_ms,
+        )
+    except tables.TooManyTables as error:
+        form.add_error(None, too_many_tables_text(error))
+        return lobby(request, open_form=form, status=429)
     return redirect("play_table", code=code)
 
 

@@ -73,7 +73,7 @@ def table_url(code: str) -> str:
 
 def not_over(request, game: Game):
     context = {"code": game.code, "table_url": table_url(game.code)}
-    return render(request, "replay/unfinished.html", context)
+    return render(request, "replay/unfinished.html", context, status=409)
 
 
 def step_pages(request, frames: list[dict]) -> tuple[list[dict], dict | None]:

@@ -13,6 +13,7 @@ table's lease, reached over the channel layer from the others (see ``registry``)
 - :func:`table_submit`: a player's action, stamped on arrival.
 - :func:`table_events_since`: the stored events after a number (catch-up).
 - :func:`table_presence`: a seat's connection came or went (stand-ins).
+- :func:`table_attend`: any welcomed connection came or went (idle tables pause).
 - :func:`table_control`: a teacher's control at a class table (start, pause, pace…).
 - :func:`table_done`: a class's student has finished these walkthroughs.
 - :func:`class_teacher` (sync): is this session the teacher of this class table?
@@ -32,16 +33,19 @@ from games.tables.protocol import display_name, walkthrough_slugs
 from . import store
 from .codes import normalise_code
 from .controls import CONTROLS
+from .limits import TooManyTables, tables_check
 from .owner import Outcome, wall_ms
 from .registry import NO_TABLE, group_name, outcome_from, owner_call, registry_drop
 
 __all__ = [
     "CONTROLS",
     "Outcome",
+    "TooManyTables",
     "class_teacher",
     "classes_purge",
     "group_name",
     "registry_drop",
+    "table_attend",
     "table_control",
     "table_create",
     "table_create_practice",
@@ -119,12 +123,16 @@ def table_create_practice(
     levels: list[BotLevel],
     options: Options = DEFAULT_OPTIONS,
     bot_time_scale: float = 1.0,
+    address: str | None = None,
 ) -> str:
     """A practice table: the session on seat 0 under ``name`` (checked like a joining
-    name), and one computer player per level on the next seats; play starts at once."""
+    name), and one computer player per level on the next seats; play starts at once.
+    Raises :class:`TooManyTables` when the session or its network ``address`` has as
+    many open tables as allowed (``games.tables.limits``)."""
     if not session_key:
         raise ValueError("a practice table needs a browser session")
     name = display_name(name)
+    tables_check(session_key=session_key, address=address)
     code = table_create(
         players=1 + len(levels),
         options=options,
@@ -132,20 +140,24 @@ def table_create_practice(
         bot_time_scale=bot_time_scale,
     )
     store.seat_bind(store.table_id(code), 0, session_key, name)
+    Table.objects.filter(code=code).update(opener_address=address)
     return code
 
 
-def table_open(*, session_key: str, name: str, **settings) -> str:
+def table_open(*, session_key: str, name: str, address: str | None = None, **settings) -> str:
     """A table opened by a person from the lobby: stored like :func:`table_create`
     (``settings`` are its keywords; computer players must leave seat 0 free), with the
-    opener's session on seat 0 under ``name`` (checked like a joining name)."""
+    opener's session on seat 0 under ``name`` (checked like a joining name). Raises
+    :class:`TooManyTables` as :func:`table_create_practice` does."""
     if not session_key:
         raise ValueError("opening a table needs a browser session")
     name = display_name(name)
     if 0 in (settings.get("bots") or {}):
         raise ValueError("seat 0 is the opener's")
+    tables_check(session_key=session_key, address=address)
     code = table_create(**settings)
     store.seat_bind(store.table_id(code), 0, session_key, name)
+    Table.objects.filter(code=code).update(opener_address=address)
     return code
 
 
@@ -239,6 +251,12 @@ async def table_presence(*, code: str, seat: int, present: bool, connection: str
     )
 
 
+async def table_attend(*, code: str, connection: str, here: bool) -> None:
+    """The welcomed connection named ``connection`` is at table ``code`` (``here``), or
+    has left: a table nobody is at pauses, then closes (``games.tables.idle``)."""
+    await owner_call(normalise_code(code), "attend", connection=connection, here=here)
+
+
 async def table_submit(
     *, code: str, seat: int, action_json: dict, received_ms: int, lag_ms: int = 0
 ) -> Outcome:
@@ -256,10 +274,10 @@ async def table_submit(
     return Outcome(refused="no_table") if result is NO_TABLE else outcome_from(result)
 
 
-async def table_events_since(*, code: str, since: int) -> list[dict]:
-    """The stored events of ``code`` after number ``since``, in order (any process may
-    answer this: it reads storage only)."""
-    return await database_sync_to_async(store.events_since)(normalise_code(code), since)
+async def table_events_since(*, code: str, since: int, limit: int = 5000) -> list[dict]:
+    """The stored events of ``code`` after number ``since``, in order, ``limit`` at most
+    (any process may answer this: it reads storage only)."""
+    return await database_sync_to_async(store.events_since)(normalise_code(code), since, limit)
 
 
 def tables_open(*, limit: int = 20) -> list[dict]:

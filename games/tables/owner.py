@@ -45,6 +45,7 @@ from games.words.clauses import event_clauses
 
 from . import store
 from .controls import ClassControls
+from .idle import IdleWatch
 from .store import StoredTable
 
 __all__ = ["Outcome", "TableOwner"]
@@ -73,7 +74,7 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-class TableOwner(ClassControls):
+class TableOwner(ClassControls, IdleWatch):
     """The in-process owner of one table (see the module docstring)."""
 
     def __init__(
@@ -81,6 +82,7 @@ class TableOwner(ClassControls):
         stored: StoredTable,
         broadcast: Broadcast,
         on_over: Callable[[TableOwner], None] | None = None,
+        on_closed: Callable[[TableOwner], None] | None = None,
     ) -> None:
         self.stored = stored
         self._on_over = on_over
@@ -116,6 +118,7 @@ class TableOwner(ClassControls):
         self._pause_pending = False  # a pause asked during a race: at the race's close
         self._away: dict[int, asyncio.TimerHandle] = {}  # seat -> stand-in timer
         self._stand_ins: dict[int, Bot] = {}  # seat -> computer player while away
+        self._idle_init(on_closed)  # nobody connected: paused, then closed (idle.py)
 
     # -- facts ---------------------------------------------------------------------------
 
@@ -129,9 +132,9 @@ class TableOwner(ClassControls):
 
     @property
     def halted(self) -> bool:
-        """No move and no timer: a paused class table, or one whose class went on at a
-        new table."""
-        return self.stored.paused or bool(self.stored.next_code)
+        """No move and no timer: a paused class table, one whose class went on at a new
+        table, or one nobody is connected to (``idle``)."""
+        return self.stored.paused or bool(self.stored.next_code) or self.idle
 
     def now_ms(self) -> int:
         return max(wall_ms() - self.stored.epoch_ms, self.state.clock_ms)
@@ -316,6 +319,7 @@ class TableOwner(ClassControls):
         """Start the timers of a table just loaded (after a restart, for instance)."""
         self._watch_absent()
         self._after_step()
+        self._idle_watch()
 
     def stop(self) -> None:
         """Forget every timer and pending task (the process is going away)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import unicodedata
 from functools import cache
 from typing import Any
@@ -40,11 +41,13 @@ __all__ = [
     "ERROR_CODES",
     "MAX_FRAME_CHARS",
     "MAX_NAME_CHARS",
+    "MAX_NESTING",
     "MOVES",
     "ProtocolError",
     "action_from_json",
     "client_message",
     "display_name",
+    "nesting_depth",
     "action_to_json",
     "event_from_json",
     "event_to_json",
@@ -171,6 +174,9 @@ MAX_NAME_CHARS = 24
 #: ... and, for safety whatever the letters, at most this many bytes in UTF-8 (24
 #: Tamil or Marathi letters of up to three code points each fit).
 MAX_NAME_BYTES = 240
+#: The deepest nesting of ``[`` and ``{`` a client frame may have (checked before the
+#: JSON parser sees it: a parser recursing 970 levels deep raises RecursionError).
+MAX_NESTING = 8
 
 _LANGS = ("en", "ms", "mr", "he", "ta", "hr")
 _LEVELS = ("beginner", "steady", "quick")
@@ -210,7 +216,7 @@ _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "snap": {"seen": (False, lambda v: type(v) is int and v >= 0)},
     "snap_pot": {"seen": (False, lambda v: type(v) is int and v >= 0)},
     "resync": {"since": (True, lambda v: type(v) is int and v >= 0)},
-    "ping": {"t": (False, lambda v: type(v) in (int, float))},
+    "ping": {"t": (False, lambda v: type(v) in (int, float) and math.isfinite(v))},
     "pong": {"t": (True, lambda v: type(v) is int and v >= 0)},
     # a class table's student: walkthroughs finished (docs/protocol.md, "A class table")
     "done": {"walkthroughs": (True, _walkthroughs)},
@@ -240,6 +246,8 @@ ERROR_CODES: tuple[str, ...] = (
     "not_your_seat",
     "bad_name",
     "rate_limited",
+    "catch_up_limited",
+    "server_error",
     "no_session",
     "table_full",
     "not_seated",
@@ -288,9 +296,11 @@ def client_message(text: str) -> dict:
     """
     if len(text) > MAX_FRAME_CHARS:
         raise ProtocolError("too_big")
+    if nesting_depth(text) > MAX_NESTING:
+        raise ProtocolError("bad_json")
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError):
         raise ProtocolError("bad_json") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("bad_message")
@@ -313,11 +323,52 @@ def client_message(text: str) -> dict:
     return data
 
 
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (brackets inside
+    strings do not count), counted without parsing.
+
+    >>> nesting_depth('{"a": [[1]], "b": "[[["}')
+    3
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> float:
+    """``NaN``, ``Infinity`` and ``-Infinity`` are not JSON: refused."""
+    raise ValueError(f"not a JSON number: {name}")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; one too big for a float (``1e309``)
+    is refused instead of becoming infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number out of range: {text}")
+    return value
+
+
 def display_name(text: str) -> str:
     """A display name as typed, checked: trimmed, NFC, 1..24 letters (grapheme clusters)
-    and at most 240 bytes, no control or bidi-control characters (ZWNJ and ZWJ, which
-    Indic scripts and emoji need, only between two other characters; markup is kept as
-    text and escaped where it is shown).
+    and at most 240 bytes, no control, bidi-control or lone surrogate characters (ZWNJ
+    and ZWJ, which Indic scripts and emoji need, only between two other characters;
+    markup is kept as text and escaped where it is shown).
 
     >>> display_name("  Ana <b>  ")
     'Ana <b>'
@@ -330,6 +381,9 @@ def display_name(text: str) -> str:
     """
     name = unicodedata.normalize("NFC", text).strip()
     if not name or graphemes.count(name) > MAX_NAME_CHARS:
+        raise ProtocolError("bad_name")
+    # Cs: a lone surrogate ("\\ud800") cannot be stored (it is not UTF-8)
+    if any(unicodedata.category(ch) == "Cs" for ch in name):
         raise ProtocolError("bad_name")
     if len(name.encode("utf-8")) > MAX_NAME_BYTES:
         raise ProtocolError("bad_name")

@@ -75,6 +75,7 @@ OPS = {
     "control": lambda owner, **kw: owner.control(**kw),
     "done": lambda owner, **kw: owner.done(**kw),
     "presence": lambda owner, **kw: owner.presence(**kw),
+    "attend": lambda owner, **kw: owner.attend(**kw),
     "submit": _submit,
 }
 
@@ -175,7 +176,7 @@ async def _owner_or_lease(code: str) -> TableOwner | lease.Lease | None:
 
 async def _load(code: str, table_id: int) -> TableOwner | None:
     stored = await database_sync_to_async(store.table_load)(code)
-    if stored is None:
+    if stored is None or stored.idle_closed:
         return None
     layer = get_channel_layer()
     group = group_name(code)
@@ -183,7 +184,7 @@ async def _load(code: str, table_id: int) -> TableOwner | None:
     async def broadcast(message: dict) -> None:
         await layer.group_send(group, message)
 
-    owner = TableOwner(stored, broadcast, on_over=_forget_later)
+    owner = TableOwner(stored, broadcast, on_over=_forget_later, on_closed=_forget)
     _owners[code] = owner
     owner.start()
     # connections held by other processes (or left from an owner that died) say again
@@ -193,7 +194,10 @@ async def _load(code: str, table_id: int) -> TableOwner | None:
 
 
 def _forget(owner: TableOwner) -> None:
-    owner.stop()
+    """Forget an owner: its table is over, closed for want of anyone connected
+    (games.tables.idle), or owned by another process now."""
+    if not owner._stopped:
+        owner.stop()
     if _owners.get(owner.code) is owner:
         del _owners[owner.code]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.engine import (
@@ -49,6 +49,7 @@ __all__ = [
     "step_append",
     "table_id",
     "table_insert",
+    "idle_close",
     "table_load",
     "tables_open",
 ]
@@ -109,6 +110,7 @@ class StoredTable:
     paused: bool = False
     next_code: str = ""
     controls: int = 0
+    idle_closed: bool = False  # closed for want of anyone connected (games.tables.idle)
 
     @property
     def is_class(self) -> bool:
@@ -262,6 +264,7 @@ def table_load(code: str) -> StoredTable | None:
         paused=table.paused,
         next_code=table.next_code,
         controls=table.controls.count(),
+        idle_closed=table.idle_closed is not None,
     )
 
 
@@ -271,6 +274,13 @@ def record_load(code: str) -> Record | None:
     table."""
     stored = table_load(code)
     return None if stored is None else stored.record()
+
+
+def idle_close(table_id: int) -> None:
+    """Mark the table closed for want of anyone connected (its record stays)."""
+    with transaction.atomic():
+        fence_check(table_id)
+        Table.objects.filter(id=table_id).update(idle_closed=timezone.now())
 
 
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:
@@ -390,12 +400,22 @@ def events_since(code: str, since: int, limit: int = 5000) -> list[dict]:
 
 
 def tables_open(limit: int = 20) -> list[dict]:
-    """Public tables with a free seat, newest first: ``code``, ``players``, ``free``."""
+    """Public tables with a free seat, newest first: ``code``, ``players``, ``free``;
+    one person's tables (the same opener on seat 0) only once, the newest."""
     free = Count("seats", filter=Q(seats__is_bot=False, seats__session_key=""))
+    opener = Seat.objects.filter(table=OuterRef("pk"), number=0).values("session_key")[:1]
     rows = (
-        Table.objects.filter(public=True)
-        .annotate(free=free)
+        Table.objects.filter(public=True, idle_closed=None)
+        .annotate(free=free, opener=Subquery(opener))
         .filter(free__gt=0)
-        .order_by("-created", "-id")[:limit]
+        .order_by("-created", "-id")[: limit * 10]  # a bounded read, whoever opened them
     )
-    return [{"code": t.code, "players": t.players, "free": t.free} for t in rows]
+    found, openers = [], set()
+    for t in rows:
+        if t.opener and t.opener in openers:
+            continue
+        openers.add(t.opener)
+        found.append({"code": t.code, "players": t.players, "free": t.free})
+        if len(found) == limit:
+            break
+    return found

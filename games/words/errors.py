@@ -17,6 +17,10 @@ __all__ = ["TABLE_ERROR_TEXTS"]
 TABLE_ERROR_TEXTS: dict[str, Promise] = {
     "bad_name": _("Names are 1 to 24 letters long, with no special characters."),
     "rate_limited": _("Too many messages at once: slow down a little."),
+    "catch_up_limited": _(
+        "You asked for the game so far too often. The table is shown as it is now."
+    ),
+    "server_error": _("Something went wrong at the table. Try again."),
     "no_session": _(
         "Your browser did not keep this site’s cookie, so you cannot take a seat. "
         "Allow cookies and reload the page."

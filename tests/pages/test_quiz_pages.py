@@ -130,7 +130,7 @@ def test_print_page_has_static_tables_and_answers_after_a_page_break(client, lan
     questions_at = html.index('class="quiz-list quiz-paper"')
     answers_at = html.index('class="quiz-answers"')
     assert questions_at < answers_at
-    assert html.count('class="mini-table"') == 8  # one static picture per question
+    assert html.count('class="mini-table n-') == 8  # one static picture per question
     assert html[questions_at:answers_at].count('class="quiz-answer"') == 0
     assert html[answers_at:].count('class="quiz-answer"') == 8
     css = client.get("/static/games/css/quiz.css")

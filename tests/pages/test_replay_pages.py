@@ -184,10 +184,12 @@ def test_an_unknown_code_is_a_404_that_says_so_in_the_pages_language(client, con
     assert client.get("/en/replay/ZZZZZZ/lesson/").status_code == 404
 
 
-def test_a_game_not_over_yet_says_so_and_links_to_its_table(client, content):
+def test_a_game_not_over_yet_says_so_with_409_and_links_to_its_table(client, content):
     code = store_game(players=3, seed=2, stop_after=20)
     for path in (f"/en/replay/{code}/", f"/en/replay/{code}/lesson/"):
-        html = client.get(path).content.decode()
+        response = client.get(path)
+        assert response.status_code == 409  # no replay of it yet (not a 200 page)
+        html = response.content.decode()
         assert "This game is not over yet" in html
         assert f'href="{reverse("play_table", args=[code])}"' in html
         assert "walkthrough-frames" not in html

@@ -105,20 +105,30 @@ def test_a_sheet_in_one_language_holds_the_chosen_parts_in_that_language(client,
     assert len(find(doc, "#walkthrough-tie .step .mini-table")) == 4
 
 
+def page_style(client, doc) -> str:
+    """The sheet's @page rule: its own stylesheet of the site (no inline style)."""
+    links = [e.etree_element.get("href") for e in find(doc, 'head link[rel="stylesheet"]')]
+    (address,) = [a for a in links if "/teach/sheet.css?" in a]
+    response = client.get(address)
+    assert response["Content-Type"].startswith("text/css")
+    return response.content.decode()
+
+
 def test_a_sheet_prints_on_the_chosen_paper_with_page_numbers_and_its_address(client, content):
     response, doc = get_sheet(client, "en", "parts=glossary&paper=letter")
-    style = text(doc.query("head style"))
+    assert doc.query("head style") is None
+    style = page_style(client, doc)
     assert "size: letter" in style
     assert '"Page " counter(page) " of " counter(pages)' in style
     assert '"http://testserver/en/teach/sheet/?parts=glossary&paper=letter"' in style
     _response, doc = get_sheet(client, "en", "parts=glossary")
-    assert "size: A4" in text(doc.query("head style"))
+    assert "size: A4" in page_style(client, doc)
     assert doc.query('a[href="/en/teach/sheet.pdf?parts=glossary"]') is not None
 
 
 def test_a_hebrew_sheet_puts_its_page_number_on_the_left(client, content):
     _response, doc = get_sheet(client, "he", "parts=glossary")
-    style = text(doc.query("head style"))
+    style = page_style(client, doc)
     assert re.search(r"@bottom-left \{ content: [^}]*counter\(page\)", style)
     assert re.search(r"@bottom-right \{ content: \"http://", style)
 

@@ -22,6 +22,7 @@ from games.models import Table
 from games.tables.protocol import action_from_json, options_from_json
 
 ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")
 
 
 def stacked_deck(players: int, plays: list[str]) -> tuple[Card, ...]:
@@ -95,7 +96,7 @@ class Client:
 
 async def open_connection(code: str, session_key: str | None = None) -> Client:
     """A connection to table ``code`` (with the session cookie, if any), before hello."""
-    headers = [ORIGIN]
+    headers = [ORIGIN, HOST]
     if session_key:
         headers.append((b"cookie", f"sessionid={session_key}".encode()))
     comm = WebsocketCommunicator(application(), f"/ws/play/{code}/", headers=headers)

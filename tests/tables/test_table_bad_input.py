@@ -13,7 +13,7 @@ from games import tables
 from games.engine import Options
 from games.tables.protocol import MAX_FRAME_CHARS
 
-from .helpers import application, connect, player, session_new, stacked_deck
+from .helpers import HOST, ORIGIN, application, connect, player, session_new, stacked_deck
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -161,14 +161,12 @@ async def test_flooding_is_answered_with_rate_limited_and_the_game_goes_on():
 
 
 async def test_an_unknown_table_or_a_foreign_origin_is_not_connected():
-    comm = WebsocketCommunicator(
-        application(), "/ws/play/ZZZZZZ/", headers=[(b"origin", b"http://testserver")]
-    )
+    comm = WebsocketCommunicator(application(), "/ws/play/ZZZZZZ/", headers=[ORIGIN, HOST])
     connected, _ = await comm.connect()
     assert not connected
     code = await create(players=2, options=Options())
     comm = WebsocketCommunicator(
-        application(), f"/ws/play/{code}/", headers=[(b"origin", b"http://evil.example")]
+        application(), f"/ws/play/{code}/", headers=[(b"origin", b"http://evil.example"), HOST]
     )
     connected, _ = await comm.connect()
     assert not connected

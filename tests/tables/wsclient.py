@@ -11,14 +11,29 @@ import struct
 
 
 class WebSocketClosed(Exception):
-    pass
+    """The connection ended; ``code`` is the server's close code, if it sent one."""
+
+    def __init__(self, message: str, code: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class WSClient:
     def __init__(
-        self, host: str, port: int, path: str, origin: str, timeout: float = 10, cookie: str = ""
+        self,
+        host: str,
+        port: int,
+        path: str,
+        origin: str,
+        timeout: float = 10,
+        receive_buffer: int | None = None,
+        cookie: str = "",
     ):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if receive_buffer is not None:  # before connecting, so the window stays small
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(timeout)
+        self.sock.connect((host, port))
         key = base64.b64encode(os.urandom(16)).decode()
         request = (
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
@@ -69,7 +84,8 @@ class WSClient:
                 (n,) = struct.unpack("!Q", self._read(8))
             payload = self._read(n)
             if opcode == 0x8:
-                raise WebSocketClosed("closed by the server")
+                code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+                raise WebSocketClosed("closed by the server", code)
             if opcode == 0x1:
                 return json.loads(payload)
 

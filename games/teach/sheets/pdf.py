@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.exceptions import SuspiciousFileOperation
 from fontTools.ttLib import TTFont
-from weasyprint import HTML
+from weasyprint import CSS, HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 mimetypes.add_type("font/ttf", ".ttf")
@@ -97,6 +97,8 @@ def _build_fonts_dictionary_mapped(pdf, fonts, *args, **kwargs):
 weasyprint.pdf.build_fonts_dictionary = _build_fonts_dictionary_mapped
 
 
-def write_pdf(html: str, base_url: str) -> bytes:
-    """The PDF of a sheet's HTML; ``base_url`` is the sheet's own address."""
-    return HTML(string=html, base_url=base_url, url_fetcher=StaticFilesFetcher()).write_pdf()
+def write_pdf(html: str, base_url: str, page_css: str = "") -> bytes:
+    """The PDF of a sheet's HTML; ``base_url`` is the sheet's own address, ``page_css``
+    its @page rule (a browser loads it from ``sheet_page_css``)."""
+    page = HTML(string=html, base_url=base_url, url_fetcher=StaticFilesFetcher())
+    return page.write_pdf(stylesheets=[CSS(string=page_css)] if page_css else None)

@@ -103,6 +103,7 @@ def sheet_context(request, query: sheets.SheetQuery) -> dict:
         "parts": parts,
         "address": address,
         "page_css": page_css(query, address, rtl),
+        "page_css_url": f"{reverse('sheet_page_css')}?{qs}",
         "pdf_url": f"{reverse('sheet_pdf')}?{qs}",
         "builder_url": reverse("teach") + "#sheet-builder",
     }
@@ -115,6 +116,16 @@ def sheet(request):
     return render(request, "teach/sheet.html", sheet_context(request, query))
 
 
+def sheet_page_css(request):
+    """The sheet's @page rule as a stylesheet of the site (the Content-Security-Policy
+    allows no inline style); the same query as the sheet's."""
+    query, response = _query(request)
+    if response is not None:
+        return response
+    context = sheet_context(request, query)
+    return HttpResponse(context["page_css"], content_type="text/css; charset=utf-8")
+
+
 def pdf_filename(query: sheets.SheetQuery) -> str:
     return "snap-sheet-" + "-".join(query.languages) + f"-{query.paper}.pdf"
 
@@ -125,8 +136,9 @@ def sheet_pdf(request):
     query, response = _query(request)
     if response is not None:
         return response
-    html = render_to_string("teach/sheet.html", sheet_context(request, query), request=request)
-    pdf = write_pdf(html, base_url=request.build_absolute_uri())
+    context = {**sheet_context(request, query), "for_pdf": True}
+    html = render_to_string("teach/sheet.html", context, request=request)
+    pdf = write_pdf(html, base_url=request.build_absolute_uri(), page_css=context["page_css"])
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{pdf_filename(query)}"'
     return response

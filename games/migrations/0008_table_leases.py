@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_no_stuck_forever_entry'),
+        ('games', '0007_table_limits'),
     ]
 
     operations = [

@@ -1,0 +1,33 @@
+"""``python manage.py bench_abuse``: the round trip p99 of well-behaved tables alone
+and while one client floods, one resyncs from 0, one never reads and idle sockets
+connect; the server's memory; last line JSON (games/play/abuse_bench)."""
+
+from django.core.management.base import BaseCommand
+
+from games.play.abuse_bench.run import main
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--tables", type=int, default=20, help="well-behaved tables")
+        parser.add_argument("--phase-seconds", type=float, default=15.0)
+        parser.add_argument("--idle", type=int, default=1000, help="idle sockets (<= 2000)")
+        parser.add_argument(
+            "--settle-seconds", type=float, default=60.0, help="wait after the abuse"
+        )
+
+    def say(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()
+
+    def handle(self, *args, **options) -> None:
+        idle = max(0, min(options["idle"], 2000))
+        main(
+            tables=max(1, min(options["tables"], 50)),
+            phase_s=max(2.0, min(options["phase_seconds"], 120.0)),
+            idle=idle,
+            settle_s=max(0.0, min(options["settle_seconds"], 300.0)),
+            say=self.say,
+        )

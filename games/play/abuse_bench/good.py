@@ -1,0 +1,116 @@
+"""Well-behaved tables: two people each, turning in turn at a calm pace; every move's
+round trip (sent → its own ``card_turned`` received) is kept, and every event must
+reach both players once, in order ("nothing lost")."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from .wire import Closed, Socket, cookie_header, http, open_table
+
+#: The pause between a table's moves: two children turning in turn, about one card a
+#: second at the table.
+MOVE_PAUSE_S = 1.0
+
+
+class Player:
+    """One person's connection: reads every frame, checks the numbering."""
+
+    def __init__(self, sock: Socket) -> None:
+        self.sock = sock
+        self.seat: int | None = None
+        self.started = False
+        self.view: dict = {}
+        self.last_seq = 0
+        self.gaps = 0  # events missing or repeated
+        self.closed = 0  # the server closed a good player's connection
+        self.turned = asyncio.Event()
+        self.over = asyncio.Event()
+        self.reading = asyncio.ensure_future(self.read())
+
+    async def read(self) -> None:
+        try:
+            while True:
+                frame = await self.sock.receive()
+                if frame["type"] == "welcome":
+                    self.seat, self.view, self.last_seq = frame["seat"], frame["view"], frame["seq"]
+                    self.started = frame["started"]
+                elif frame["type"] == "seats":
+                    self.started = frame["started"]
+                elif frame["type"] == "event":
+                    if frame["seq"] != self.last_seq + 1:
+                        self.gaps += 1
+                    self.last_seq = max(self.last_seq, frame["seq"])
+                    self.view = frame["view"]
+                    if frame["code"] == "card_turned" and frame["params"]["seat"] == self.seat:
+                        self.turned.set()
+                    if self.view["over"]:
+                        self.over.set()
+                elif frame["type"] == "error":
+                    self.turned.set()  # refused: look at the table again
+        except Closed:
+            self.closed += 1  # a good player is never closed
+            self.over.set()
+            self.turned.set()
+
+
+class GoodTable:
+    """A pair of players at a table opened from the lobby; new table after each game."""
+
+    def __init__(
+        self, port: int, number: int, turn_limit: int = 100, pause_s: float = MOVE_PAUSE_S
+    ) -> None:
+        self.port = port
+        self.number = number
+        self.turn_limit = turn_limit
+        self.pause_s = pause_s
+        self.round_trips: list[tuple[float, float]] = []  # (when, ms)
+        self.lost = {"gaps": 0, "closed": 0, "unanswered": 0}
+        self.games = 0
+        self.finished: list[str] = []
+        self.stopping = False
+
+    async def seat_pair(self) -> tuple[Player, Player, str]:
+        opener_cookies: dict = {}
+        code = await open_table(self.port, opener_cookies, f"A{self.number}", self.turn_limit)
+        joiner_cookies: dict = {}
+        await http(self.port, "GET", f"/en/play/{code}/", joiner_cookies)
+        path = f"/ws/play/{code}/"
+        a = Player(await Socket.open(self.port, path, cookie_header(opener_cookies)))
+        b = Player(await Socket.open(self.port, path, cookie_header(joiner_cookies)))
+        await a.sock.send({"type": "hello"})
+        await b.sock.send({"type": "hello"})
+        await b.sock.send({"type": "join", "name": f"B{self.number}"})
+        while a.seat is None or b.seat is None or not (a.started and b.started):
+            await asyncio.sleep(0.02)
+        return a, b, code
+
+    async def run(self, games: int | None = None) -> None:
+        """Play game after game (``games`` of them, or until ``stopping``)."""
+        while not self.stopping and (games is None or self.games < games):
+            a, b, code = await self.seat_pair()
+            players = {a.seat: a, b.seat: b}
+            while not self.stopping and not a.over.is_set():
+                mover = players.get(a.view.get("to_play"))
+                if mover is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                mover.turned.clear()
+                sent = time.monotonic()
+                await mover.sock.send({"type": "turn"})
+                try:
+                    await asyncio.wait_for(mover.turned.wait(), 10)
+                except TimeoutError:
+                    self.lost["unanswered"] += 1  # no event for the move in 10 s
+                self.round_trips.append((sent, (time.monotonic() - sent) * 1000))
+                await asyncio.sleep(self.pause_s)
+            await asyncio.sleep(0.3)  # the last events
+            self.lost["gaps"] += a.gaps + b.gaps
+            self.lost["closed"] += a.closed + b.closed
+            if a.over.is_set() and a.view.get("over"):
+                self.games += 1
+                self.finished.append(code)
+            for p in (a, b):
+                p.reading.cancel()
+                p.sock.close()
