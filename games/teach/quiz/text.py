@@ -167,8 +167,8 @@ def pot_verdict(q: Question) -> str:
             _(
                 "Not yet: the Snap Pot shows the %(card)s, and all four cards of that rank are "
                 "in it, so no card can match it now. But it can still be won: when two players "
-                "tie on a “Snap!”, their piles go on top of the Snap Pot and give it a new top "
-                "card. When a card matching that card is turned over, the first to call "
+                "tie on a “Snap!”, the two matching piles go on top of the Snap Pot and give it a "
+                "new top card. When a card matching that card is turned over, the first to call "
                 "“Snap Pot!” wins the whole Snap Pot."
             ),
             card=pot_card,
