@@ -108,7 +108,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer without its scan of every channel on each operation.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "snapsite.channel_layer.LazyExpiryChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -13,8 +13,9 @@ from .browser import Browser
 from .players import Measures, Player, SimTable, now
 
 SEATS = 4
-#: Connections are opened over this long at most (a burst of handshakes is not play).
-RAMP_S = 5.0
+#: Connections are opened over this long at most, 50 ms a table (a burst of
+#: handshakes is not play, and daphne drops a handshake not accepted within 5 s).
+RAMP_S = 15.0
 #: Samples are kept from this long after the last table has connected.
 SETTLE_S = 2.0
 
@@ -51,7 +52,7 @@ async def play(run: Run, seated: list[list[Browser]] | None, start_at: float) ->
     origin = run.url.rstrip("/")
     stop_at = start_at + RAMP_S + SETTLE_S + run.seconds
     tasks, tables = [], []
-    ramp = min(RAMP_S, 0.02 * run.tables)
+    ramp = min(RAMP_S, 0.05 * run.tables)
     for index in range(run.tables):
         table = SimTable(measures, SEATS)
         tables.append(table)
