@@ -20,7 +20,8 @@ from websockets.asyncio.client import connect
 #: Events that answer a call (the race's own close comes a tie window later).
 CALL_ANSWERS = {"race_opened", "call_joined", "wrong_call", "too_late"}
 PING_EVERY_S = 2.0
-DRAIN_S = 2.0
+DRAIN_IDLE_S = 1.0
+DRAIN_MAX_S = 15.0
 
 
 @dataclass
@@ -97,8 +98,12 @@ class Player:
         self.pings: dict[int, float] = {}
         self.acting = True
         self.ws = None
+        self.pinger: asyncio.Task | None = None
+        self.last_frame_at = now()
 
     async def run(self, hello: dict, join: dict | None, stop_at: float) -> None:
+        """Play until ``stop_at``, then keep receiving until the connection has been
+        quiet for DRAIN_IDLE_S (at most DRAIN_MAX_S): late events are late, not lost."""
         async with connect(
             self.ws_url, additional_headers=self.headers, origin=self.origin,
             open_timeout=30, max_size=2**20,
@@ -108,25 +113,34 @@ class Player:
             await self.send(hello)
             if join is not None:
                 await self.send(join)
-            pinger = asyncio.create_task(self.ping_regularly())
+            self.pinger = asyncio.create_task(self.ping_regularly())
+            receiver = asyncio.create_task(self.receive_all())
             try:
-                await asyncio.wait_for(self.receive_all(), timeout=stop_at + DRAIN_S - now())
-            except TimeoutError:
-                pass
+                while not receiver.done():
+                    await asyncio.sleep(0.25)
+                    t = now()
+                    idle = t - self.last_frame_at > DRAIN_IDLE_S
+                    if t > stop_at and (idle or t > stop_at + DRAIN_MAX_S):
+                        break
             finally:
-                pinger.cancel()
+                self.pinger.cancel()
                 self.cancel_turn()
+                receiver.cancel()
+            if receiver.done() and not receiver.cancelled() and receiver.exception():
+                raise receiver.exception()
 
     def stop_acting(self) -> None:
         self.acting = False
         self.cancel_turn()
+        if self.pinger is not None:
+            self.pinger.cancel()
 
     async def send(self, message: dict) -> None:
         await self.ws.send(json.dumps(message))
 
     async def receive_all(self) -> None:
         async for text in self.ws:
-            at = now()
+            at = self.last_frame_at = now()
             self.m.frames += self.m.recording
             frame = json.loads(text)
             kind = frame["type"]

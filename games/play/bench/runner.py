@@ -50,9 +50,9 @@ async def play(run: Run, seated: list[list[Browser]] | None, start_at: float) ->
     measures = Measures()
     ws_base = run.url.replace("http://", "ws://", 1)
     origin = run.url.rstrip("/")
-    stop_at = start_at + RAMP_S + SETTLE_S + run.seconds
-    tasks, tables = [], []
     ramp = min(RAMP_S, 0.05 * run.tables)
+    stop_at = start_at + ramp + SETTLE_S + run.seconds
+    tasks, tables = [], []
     for index in range(run.tables):
         table = SimTable(measures, SEATS)
         tables.append(table)
@@ -70,7 +70,7 @@ async def play(run: Run, seated: list[list[Browser]] | None, start_at: float) ->
             delay = start_at + ramp * index / max(run.tables, 1) - now()
             tasks.append(asyncio.create_task(started_later(delay, player, hello, join, stop_at)))
     asyncio.get_running_loop().call_later(
-        start_at + RAMP_S + SETTLE_S - now(), setattr, measures, "recording", True
+        start_at + ramp + SETTLE_S - now(), setattr, measures, "recording", True
     )
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [o for o in outcomes if isinstance(o, BaseException)]
