@@ -24,11 +24,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def server_env(db: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+def server_env(
+    db: Path, extra: dict[str, str] | None = None, settings: str = "snapsite.settings"
+) -> dict[str, str]:
     """Production settings on plain HTTP at 127.0.0.1 (as `make run` serves them)."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "snapsite.settings",
+        "DJANGO_SETTINGS_MODULE": settings,
         "DEBUG": "0",
         "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-only-secret-key",
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -74,8 +76,9 @@ def cpu_seconds(pid: int) -> float | None:
 class Served:
     """A running server: its address and process."""
 
-    def __init__(self, process: subprocess.Popen, port: int, log: Path) -> None:
+    def __init__(self, process: subprocess.Popen, port: int, log: Path, prepared: list) -> None:
         self.process, self.port, self.log = process, port, log
+        self.prepared = prepared  # what each preparing command printed
         self.url = f"http://127.0.0.1:{port}"
 
     def rss_kb(self) -> int | None:
@@ -86,16 +89,31 @@ class Served:
 
 
 @contextmanager
-def served(server: str = "daphne", *, bare: bool = False, extra_env: dict | None = None):
-    """Migrate a fresh SQLite file, start ``server`` on a free port, yield a
-    :class:`Served`, and stop it (SIGTERM, then SIGKILL after 10 s)."""
+def served(
+    server: str = "daphne",
+    *,
+    bare: bool = False,
+    extra_env: dict | None = None,
+    settings: str = "snapsite.settings",
+    prepare: tuple[tuple[str, ...], ...] = (),
+):
+    """Migrate a fresh SQLite file, run the ``prepare`` manage.py commands on it, start
+    ``server`` on a free port, yield a :class:`Served`, and stop it (SIGTERM, then
+    SIGKILL after 10 s)."""
     with tempfile.TemporaryDirectory(prefix="snap-bench-") as folder:
         db = Path(folder) / "bench.sqlite3"
-        env = server_env(db, extra_env)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT, env=env, check=True,
-        )  # fmt: skip
+        env = server_env(db, extra_env, settings)
+        prepared = [
+            subprocess.run(
+                [sys.executable, "manage.py", *command],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout  # fmt: skip
+            for command in (("migrate", "--noinput", "-v", "0"), *prepare)
+        ]
         port = free_port()
         log = Path(folder) / "server.log"
         with open(log, "wb") as out:
@@ -105,7 +123,7 @@ def served(server: str = "daphne", *, bare: bool = False, extra_env: dict | None
             )  # fmt: skip
             try:
                 wait_listening(process, port, log)
-                yield Served(process, port, log)
+                yield Served(process, port, log, prepared)
             finally:
                 process.terminate()
                 try:
