@@ -93,9 +93,25 @@ WSGI_APPLICATION = None
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        # Kept for ever by default: Channels' database thread reuses its connection
+        # (HTTP requests close theirs: snapsite/db_connections.py).
+        conn_max_age=int(os.environ["DB_CONN_MAX_AGE"])
+        if os.environ.get("DB_CONN_MAX_AGE")
+        else None,
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # One writer (the tables' database thread) beside the page readers: WAL lets them
+    # read while it writes, and synchronous=NORMAL commits without an fsync each time
+    # (a crash of the machine may lose the last commits, never the file's integrity).
+    # IMMEDIATE takes the write lock at BEGIN, so two writers wait (timeout) rather
+    # than fail with "database is locked" halfway through a transaction.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 if os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
