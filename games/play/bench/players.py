@@ -20,7 +20,7 @@ from websockets.asyncio.client import connect
 #: Events that answer a call (the race's own close comes a tie window later).
 CALL_ANSWERS = {"race_opened", "call_joined", "wrong_call", "too_late"}
 PING_EVERY_S = 2.0
-DRAIN_IDLE_S = 1.0
+DRAIN_IDLE_S = 2.0
 DRAIN_MAX_S = 15.0
 
 
@@ -34,7 +34,8 @@ class Measures:
     echo: list[float] = field(default_factory=list)
     frames: int = 0
     errors: Counter = field(default_factory=Counter)
-    lost: int = 0
+    lost: int = 0  # gaps: events missing before the last one a client got
+    cut_at_end: int = 0  # events a client had not got when the run ended
     duplicated: int = 0
     out_of_order: int = 0
     games_over: int = 0
@@ -48,7 +49,7 @@ class Measures:
     def merge(self, other: Measures) -> None:
         for name in ("flip_reveal", "skew", "call_result", "echo"):
             getattr(self, name).extend(getattr(other, name))
-        for name in ("frames", "lost", "duplicated", "out_of_order", "games_over"):
+        for name in ("frames", "lost", "cut_at_end", "duplicated", "out_of_order", "games_over"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.failed_tables += other.failed_tables
         self.errors.update(other.errors)
@@ -64,6 +65,7 @@ class SimTable:
         self.arrivals: dict[int, list[float]] = defaultdict(list)
         self.max_seq = 0
         self.over = False
+        self.last_frame_at = now()
 
     def arrived(self, event: dict, now: float) -> None:
         seq = event["seq"]
@@ -99,11 +101,10 @@ class Player:
         self.acting = True
         self.ws = None
         self.pinger: asyncio.Task | None = None
-        self.last_frame_at = now()
 
     async def run(self, hello: dict, join: dict | None, stop_at: float) -> None:
-        """Play until ``stop_at``, then keep receiving until the connection has been
-        quiet for DRAIN_IDLE_S (at most DRAIN_MAX_S): late events are late, not lost."""
+        """Play until ``stop_at``, then keep receiving until the table's connections
+        have been quiet for DRAIN_IDLE_S (at most DRAIN_MAX_S): late is not lost."""
         async with connect(
             self.ws_url, additional_headers=self.headers, origin=self.origin,
             open_timeout=30, max_size=2**20,
@@ -119,7 +120,7 @@ class Player:
                 while not receiver.done():
                     await asyncio.sleep(0.25)
                     t = now()
-                    idle = t - self.last_frame_at > DRAIN_IDLE_S
+                    idle = t - self.table.last_frame_at > DRAIN_IDLE_S
                     if t > stop_at and (idle or t > stop_at + DRAIN_MAX_S):
                         break
             finally:
@@ -140,7 +141,7 @@ class Player:
 
     async def receive_all(self) -> None:
         async for text in self.ws:
-            at = self.last_frame_at = now()
+            at = self.table.last_frame_at = now()
             self.m.frames += self.m.recording
             frame = json.loads(text)
             kind = frame["type"]
@@ -236,11 +237,12 @@ class Player:
             await asyncio.sleep(PING_EVERY_S)
 
     def account(self) -> None:
-        """Events this client never got, from its welcome to the table's last event
-        that any of its clients saw."""
+        """Events this client never got after its welcome: gaps before the last one it
+        got (lost), and the table's later events it had not got at the end."""
         if self.base_seq is not None:
-            expected = set(range(self.base_seq + 1, self.table.max_seq + 1))
+            expected = set(range(self.base_seq + 1, self.max_seq + 1))
             self.m.lost += len(expected - self.seen)
+            self.m.cut_at_end += max(0, self.table.max_seq - self.max_seq)
 
 
 def now() -> float:

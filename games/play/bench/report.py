@@ -65,6 +65,7 @@ def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
         "errors": sum(m.errors.values()),
         "error_codes": dict(m.errors),
         "lost": m.lost,
+        "cut_at_end": m.cut_at_end,
         "duplicated": m.duplicated,
         "out_of_order": m.out_of_order,
         "samples": len(m.flip_reveal),
@@ -83,7 +84,7 @@ def held(f: dict) -> bool:
     failed = any(code.startswith("client:") for code in f["error_codes"])
     return (
         p99 is not None and p99 <= HELD_P99_MS and not failed
-        and f["lost"] == f["duplicated"] == f["out_of_order"] == 0
+        and f["lost"] == f["cut_at_end"] == f["duplicated"] == f["out_of_order"] == 0
     )  # fmt: skip
 
 
@@ -95,7 +96,8 @@ def line(f: dict) -> str:
         f"{f['flip_reveal_p99_ms']} ms, skew p99 {f['reveal_skew_p99_ms']} ms, call->result "
         f"p99 {f['call_result_p99_ms']} ms, echo p99 {f['echo_p99_ms']} ms, "
         f"{f['frames_per_s']} frames/s, errors {f['errors']} {f['error_codes'] or ''}, "
-        f"lost {f['lost']} dup {f['duplicated']} ooo {f['out_of_order']}, "
+        f"lost {f['lost']} cut {f['cut_at_end']} dup {f['duplicated']} "
+        f"ooo {f['out_of_order']}, "
         f"RSS/table {f['server_rss_kb_per_table']} kB, server CPU {f['server_cpu']}, "
         f"client CPU {f['client_cpu']}, load {f['load_average']}"
     )
