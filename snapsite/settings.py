@@ -53,6 +53,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Compresses what Django serves (static files: WhiteNoise's own compressed copies).
+    # BREACH needs a secret in a compressed page: ours hold only the CSRF token, masked
+    # anew in each response, and this middleware pads each response at random.
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -126,6 +130,25 @@ if REDIS_URL:
 else:
     # Channels' in-memory layer without its scan of every channel on each operation.
     CHANNEL_LAYERS = {"default": {"BACKEND": "snapsite.channel_layer.LazyExpiryChannelLayer"}}
+
+# "default" is shared by every process (the content version: games/content/version.py):
+# Redis with REDIS_URL, else files beside the project (processes of one machine).
+# "pages" keeps rendered pages in each process (games/content/page_cache.py).
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("CACHE_DIR") or str(BASE_DIR / ".cache"),
+        }
+    ),
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "snap-pages",
+        "OPTIONS": {"MAX_ENTRIES": 400},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
