@@ -5,6 +5,7 @@ from django.urls import path
 
 from games import views
 from games.content import views as content_views
+from games.content.page_cache import cached_page
 from games.learn import views as learn_views
 from games.play import views as play_views
 from games.replay import views as replay_views
@@ -14,9 +15,9 @@ from games.teach.quiz import views as quiz_views
 from games.teach.sheets import views as sheets_views
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("rules/", content_views.rules, name="rules"),
-    path("glossary/", content_views.glossary, name="glossary"),
+    path("", cached_page(views.home), name="home"),
+    path("rules/", cached_page(content_views.rules), name="rules"),
+    path("glossary/", cached_page(content_views.glossary), name="glossary"),
     path("play/", play_views.play, name="play"),
     path("play/practice/", play_views.play_practice, name="play_practice"),
     path("play/new/", play_views.play_open, name="play_open"),
@@ -36,6 +37,6 @@ urlpatterns = [
     path("teach/sheet.css", sheets_views.sheet_page_css, name="sheet_page_css"),
     path("teach/quiz/", quiz_views.quiz, name="quiz"),
     path("teach/quiz/print/", quiz_views.quiz_print, name="quiz_print"),
-    path("learn/", learn_views.learn, name="learn"),
-    path("learn/<slug:slug>/", learn_views.walkthrough, name="walkthrough"),
+    path("learn/", cached_page(learn_views.learn), name="learn"),
+    path("learn/<slug:slug>/", cached_page(learn_views.walkthrough), name="walkthrough"),
 ]

@@ -13,6 +13,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from games.play.routing import websocket_urlpatterns  # noqa: E402
 from games.play.ws_guard import ConnectionGuard  # noqa: E402
 from games.play.ws_origin import SameOriginValidator  # noqa: E402
+from snapsite import db_connections, gc_tuning  # noqa: E402
+
+db_connections.install()
 
 application = ProtocolTypeRouter(
     {
@@ -22,3 +25,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Last: everything start-up loads is kept out of the collector's sight.
+gc_tuning.tune()

@@ -54,6 +54,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "games.csp.ContentSecurityPolicyMiddleware",
+    # Compresses what Django serves (static files: WhiteNoise's own compressed copies).
+    # BREACH needs a secret in a compressed page: ours hold only the CSRF token, masked
+    # anew in each response, and this middleware pads each response at random.
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -94,9 +98,25 @@ WSGI_APPLICATION = None
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        # Kept for ever by default: Channels' database thread reuses its connection
+        # (HTTP requests close theirs: snapsite/db_connections.py).
+        conn_max_age=int(os.environ["DB_CONN_MAX_AGE"])
+        if os.environ.get("DB_CONN_MAX_AGE")
+        else None,
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # One writer (the tables' database thread) beside the page readers: WAL lets them
+    # read while it writes, and synchronous=NORMAL commits without an fsync each time
+    # (a crash of the machine may lose the last commits, never the file's integrity).
+    # IMMEDIATE takes the write lock at BEGIN, so two writers wait (timeout) rather
+    # than fail with "database is locked" halfway through a transaction.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+    }
 if os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
@@ -109,7 +129,27 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer without its scan of every channel on each operation.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "snapsite.channel_layer.LazyExpiryChannelLayer"}}
+
+# "default" is shared by every process (the content version: games/content/version.py):
+# Redis with REDIS_URL, else files beside the project (processes of one machine).
+# "pages" keeps rendered pages in each process (games/content/page_cache.py).
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("CACHE_DIR") or str(BASE_DIR / ".cache"),
+        }
+    ),
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "snap-pages",
+        "OPTIONS": {"MAX_ENTRIES": 400},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

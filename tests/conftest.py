@@ -25,3 +25,14 @@ def require(condition: bool, reason: str) -> None:
 @pytest.fixture
 def content(db):
     call_command("load_content", stdout=open(os.devnull, "w"))
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """Each test starts with empty caches: a page kept by one test (under a content
+    version) must not be served to the next, whose database was rolled back. (The
+    default cache is the project's file cache, shared with the servers tests start.)"""
+    from django.core.cache import caches
+
+    for alias in ("default", "pages"):
+        caches[alias].clear()

@@ -40,7 +40,7 @@ def test_redis_url_switches_to_the_redis_channel_layer():
     assert result.stdout.split()[-1] == "channels_redis.core.RedisChannelLayer", result.stderr
 
 
-def test_the_default_is_sqlite_and_the_in_memory_channel_layer():
+def test_the_default_is_sqlite_and_the_lazy_expiry_in_memory_channel_layer():
     env = {k: v for k, v in PRODUCTION_ENV.items() if k != "DATABASE_URL"}
     code = (
         "from django.conf import settings; print(settings.DATABASES['default']['ENGINE']);"
@@ -49,5 +49,5 @@ def test_the_default_is_sqlite_and_the_in_memory_channel_layer():
     result = run_manage("shell", "-c", code, env=env)
     assert result.stdout.split()[-2:] == [
         "django.db.backends.sqlite3",
-        "channels.layers.InMemoryChannelLayer",
+        "snapsite.channel_layer.LazyExpiryChannelLayer",
     ], result.stderr

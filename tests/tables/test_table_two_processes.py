@@ -6,6 +6,7 @@ middle of a game, and the game finishes on the other."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -133,6 +134,7 @@ class Tablet:
         self.seqs: list[int] = []
         self.welcomed_at: int | None = None  # the seq of the first welcome
         self.last_frames: list[dict] = []  # told when something goes wrong
+        self._turned_at: int | None = None  # the table's turn count when it last turned
         self.over = False
         self.error: BaseException | None = None
         self._stop = threading.Event()
@@ -159,6 +161,10 @@ class Tablet:
         self._thread.join(timeout=10)
         self.error = None  # a server that died closed the old connection: expected
 
+    def _pending(self) -> bool:
+        """More frames already waiting on the socket (unread)."""
+        return bool(select.select([self.client.sock], [], [], 0)[0])
+
     def _run(self) -> None:
         try:
             while not self._stop.is_set() and not self.over:
@@ -172,8 +178,12 @@ class Tablet:
                     self.seqs.append(frame["seq"])
                     self.over = frame["code"] == "game_over"
                 view = frame.get("view")
+                if self._pending():
+                    continue  # a catch-up: act on the newest view only, as a page does
                 if view and view.get("to_play") == self.seat and not view.get("over"):
-                    self.client.send_json({"type": "turn"})
+                    if view.get("turns") != self._turned_at:
+                        self._turned_at = view.get("turns")
+                        self.client.send_json({"type": "turn"})
         except (WebSocketClosed, OSError) as error:
             if not self._stop.is_set():
                 self.error = error

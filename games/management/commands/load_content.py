@@ -21,6 +21,7 @@ from games.content.files import (
     load_shape,
     load_sources,
 )
+from games.content.version import bump
 from games.models import GlossaryEntry, RulesSection, StartStep
 
 MODELS = {"sections": RulesSection, "glossary": GlossaryEntry, "start": StartStep}
@@ -64,6 +65,7 @@ class Command(BaseCommand):
                     for lang in TRANSLATED_LANGUAGES:
                         values[f"source_{lang}"] = sources[lang][f"{kind}.{slug}"]
                     model.objects.update_or_create(slug=slug, defaults=values)
+        bump()  # every process's cached pages are made again (also after bulk updates)
         self.stdout.write(
             f"Loaded {len(shape.sections)} rules sections, {len(shape.glossary)} glossary "
             f"entries and {len(shape.start)} start steps in {len(LANGUAGE_CODES)} languages."

@@ -1,0 +1,88 @@
+"""Pages made from the content and the code only (rules, glossary, start, learn, a
+walkthrough, home), kept rendered per address, language and content version, and
+answered with 304 when the browser's copy is still right.
+
+Every page carries a CSRF token (the language switcher's form), which must never go
+from one visitor to another. So the cache keeps the page with a hole where each token
+was, and each response fills it with a freshly masked token of this visitor's own
+secret (Django masks it anew each time, which is also what keeps a compressed page's
+length from leaking it: BREACH). The ETag hashes the cached page's key with this
+visitor's CSRF secret: a 304 always means "your copy, with your token, is right".
+``If-Modified-Since`` alone is not answered with 304, as a date cannot tell whose token
+a copy holds; ``Last-Modified`` is sent for information (the later of the last content
+change and this process's start: templates, translations and code are as of then).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from functools import wraps
+
+from django.core.cache import caches
+from django.http import HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.utils.cache import patch_vary_headers
+from django.utils.http import http_date, parse_etags
+
+from games.content.version import content_version
+
+TOKEN_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+HOLE = b"\x00csrf-token\x00"
+PROCESS_STARTED_NS = time.time_ns()
+
+
+def page_key(request, version: int) -> str:
+    address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    text = f"{version}|{PROCESS_STARTED_NS}|{request.LANGUAGE_CODE}|{address}"
+    return "page:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def visitor_etag(key: str, request) -> str:
+    """The page's key with this visitor's CSRF secret (as made by ``get_token``)."""
+    secret = request.META.get("CSRF_COOKIE", "")
+    return '"' + hashlib.sha256(f"{key}|{secret}".encode()).hexdigest()[:40] + '"'
+
+
+def cached_page(view):
+    """Keep ``view``'s 200 answers to GET and HEAD (see the module's docstring)."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            return view(request, *args, **kwargs)
+        version = content_version()
+        key = page_key(request, version)
+        pages = caches["pages"]
+        kept = pages.get(key)
+        if kept is None:
+            response = view(request, *args, **kwargs)
+            if response.status_code != 200 or response.streaming or response.cookies:
+                return response  # not a plain page: served as it is, never kept
+            if hasattr(response, "render"):
+                response.render()
+            kept = (
+                TOKEN_VALUE.sub(rb"\1" + HOLE + rb"\2", response.content),
+                response["Content-Type"],
+            )
+            pages.set(key, kept)
+        token = get_token(request)  # this visitor's secret, made now if none
+        etag = visitor_etag(key, request)
+        modified = http_date(max(version, PROCESS_STARTED_NS) / 1e9)
+        if etag.strip('"') in {e.removeprefix("W/").strip('"') for e in sent_etags(request)}:
+            response = HttpResponseNotModified()
+        else:
+            body, content_type = kept
+            response = HttpResponse(body.replace(HOLE, token.encode()), content_type=content_type)
+        response["ETag"] = etag
+        response["Last-Modified"] = modified
+        response["Cache-Control"] = "private, no-cache"  # a visitor's own; ask each time
+        patch_vary_headers(response, ["Cookie"])
+        return response
+
+    return wrapped
+
+
+def sent_etags(request) -> list[str]:
+    return parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))

@@ -1,0 +1,103 @@
+"""A run's figures: what the benchmark prints, and whether a run held the target."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from .players import Measures
+from .stats import ms, percentile
+
+#: The most flip->reveal p99 may reach for a number of tables to count as held.
+HELD_P99_MS = 100.0
+
+
+class ServerWatch:
+    """Samples a server process's memory while a run plays: the peak above the start,
+    and its CPU share over the run."""
+
+    def __init__(self, served) -> None:
+        self.served = served
+        self.base_kb = served.rss_kb() if served else None
+        self.peak_kb = self.base_kb
+        self.cpu0 = served.cpu_seconds() if served else None
+        self.t0 = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self) -> ServerWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        if self.served:
+            self.cpu = (self.served.cpu_seconds() - self.cpu0) / (time.monotonic() - self.t0)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.5):
+            rss = self.served.rss_kb() if self.served else None
+            if rss is not None:
+                self.peak_kb = max(self.peak_kb or 0, rss)
+
+
+def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
+            pace_ms: int, watch: ServerWatch, client_cpu: float) -> dict:  # fmt: skip
+    served = watch.served is not None
+    per_table = (
+        round((watch.peak_kb - watch.base_kb) / tables, 1)
+        if served and tables and watch.base_kb is not None else None
+    )  # fmt: skip
+    return {
+        "kind": kind,
+        "server": server,
+        "tables": tables,
+        "seconds": seconds,
+        "pace_ms": pace_ms,
+        "flip_reveal_p50_ms": ms(percentile(m.flip_reveal, 50)),
+        "flip_reveal_p99_ms": ms(percentile(m.flip_reveal, 99)),
+        "reveal_skew_p99_ms": ms(percentile(m.skew, 99)),
+        "call_result_p99_ms": ms(percentile(m.call_result, 99)),
+        "echo_p99_ms": ms(percentile(m.echo, 99)),
+        "frames_per_s": round(m.frames / seconds, 1),
+        "errors": sum(m.errors.values()),
+        "error_codes": dict(m.errors),
+        "lost": m.lost,
+        "cut_at_end": m.cut_at_end,
+        "duplicated": m.duplicated,
+        "out_of_order": m.out_of_order,
+        "samples": len(m.flip_reveal),
+        "games_over": m.games_over,
+        "server_rss_kb_per_table": per_table,
+        "server_cpu": round(watch.cpu, 3) if served else None,
+        "client_cpu": round(client_cpu, 3),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def held(f: dict) -> bool:
+    """Flip->reveal p99 within the target, nothing lost, duplicated or reordered, and
+    no client failed."""
+    p99 = f["flip_reveal_p99_ms"]
+    failed = any(code.startswith("client:") for code in f["error_codes"])
+    return (
+        p99 is not None and p99 <= HELD_P99_MS and not failed
+        and f["lost"] == f["cut_at_end"] == f["duplicated"] == f["out_of_order"] == 0
+    )  # fmt: skip
+
+
+def line(f: dict) -> str:
+    """One readable line of a run's figures."""
+    return (
+        f"{f['kind']} on {f['server']}: {f['tables']} tables x 4, pace {f['pace_ms']} ms, "
+        f"{f['seconds']} s: flip->reveal p50 {f['flip_reveal_p50_ms']} ms p99 "
+        f"{f['flip_reveal_p99_ms']} ms, skew p99 {f['reveal_skew_p99_ms']} ms, call->result "
+        f"p99 {f['call_result_p99_ms']} ms, echo p99 {f['echo_p99_ms']} ms, "
+        f"{f['frames_per_s']} frames/s, errors {f['errors']} {f['error_codes'] or ''}, "
+        f"lost {f['lost']} cut {f['cut_at_end']} dup {f['duplicated']} "
+        f"ooo {f['out_of_order']}, "
+        f"RSS/table {f['server_rss_kb_per_table']} kB, server CPU {f['server_cpu']}, "
+        f"client CPU {f['client_cpu']}, load {f['load_average']}"
+    )

@@ -1,0 +1,146 @@
+"""Start the site (or the bare broadcast) on a free 127.0.0.1 port, with a file
+SQLite database migrated for it, and stop it again; read its memory."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+SITE_APP = "snapsite.asgi:application"
+BARE_APP = "games.play.bench.bare_asgi:application"
+SERVERS = ("daphne", "uvicorn")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(
+    db: Path, extra: dict[str, str] | None = None, settings: str = "snapsite.settings"
+) -> dict[str, str]:
+    """Production settings on plain HTTP at 127.0.0.1 (as `make run` serves them)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": settings,
+        "DEBUG": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-only-secret-key",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": f"sqlite:///{db}",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "SECURE_COOKIES": "0",
+        "PLAIN_STATIC": "1",
+        "PYTHONWARNINGS": "ignore:No directory at",
+    }
+    env.pop("REDIS_URL", None)  # one process: the in-memory layer unless asked
+    env.update(extra or {})
+    return env
+
+
+def server_command(server: str, app: str, port: int) -> list[str]:
+    if server == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+                "--log-level", "warning", "--lifespan", "off", app]  # fmt: skip
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+
+
+def rss_kb(pid: int) -> int | None:
+    """The resident memory of process ``pid`` in kB (Linux), None if unknown."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux), None if unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Served:
+    """A running server: its address and process."""
+
+    def __init__(self, process: subprocess.Popen, port: int, log: Path, prepared: list) -> None:
+        self.process, self.port, self.log = process, port, log
+        self.prepared = prepared  # what each preparing command printed
+        self.url = f"http://127.0.0.1:{port}"
+
+    def rss_kb(self) -> int | None:
+        return rss_kb(self.process.pid)
+
+    def cpu_seconds(self) -> float | None:
+        return cpu_seconds(self.process.pid)
+
+
+@contextmanager
+def served(
+    server: str = "daphne",
+    *,
+    bare: bool = False,
+    extra_env: dict | None = None,
+    settings: str = "snapsite.settings",
+    prepare: tuple[tuple[str, ...], ...] = (),
+):
+    """Migrate a fresh SQLite file, run the ``prepare`` manage.py commands on it, start
+    ``server`` on a free port, yield a :class:`Served`, and stop it (SIGTERM, then
+    SIGKILL after 10 s)."""
+    with tempfile.TemporaryDirectory(prefix="snap-bench-") as folder:
+        db = Path(folder) / "bench.sqlite3"
+        env = server_env(db, extra_env, settings)
+        prepared = [
+            subprocess.run(
+                [sys.executable, "manage.py", *command],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout  # fmt: skip
+            for command in (("migrate", "--noinput", "-v", "0"), *prepare)
+        ]
+        port = free_port()
+        log = Path(folder) / "server.log"
+        with open(log, "wb") as out:
+            process = subprocess.Popen(
+                server_command(server, BARE_APP if bare else SITE_APP, port),
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            try:
+                wait_listening(process, port, log)
+                yield Served(process, port, log, prepared)
+            finally:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
+def wait_listening(process: subprocess.Popen, port: int, log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped: {log.read_text()[-2000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("the server did not start listening in time")

@@ -1,0 +1,101 @@
+"""The content pages are kept rendered (games/content/page_cache.py): a change in the
+admin or by load_content shows on the next request, a browser's copy that is still
+right gets 304, no visitor ever gets another's CSRF token, and pages are compressed
+for a browser that asks."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.middleware.csrf import _unmask_cipher_token
+from django.test import Client
+
+from games.models import RulesSection
+
+from .content_tree import copy_content
+from .test_admin_translations import change_url, form_data
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+CACHED = ["/en/", "/ta/rules/", "/hr/glossary/", "/en/start/", "/he/learn/",
+          "/ta/learn/first-turns/?step=3"]  # fmt: skip
+
+
+def secret_of(page: str) -> str:
+    return _unmask_cipher_token(TOKEN.search(page).group(1))
+
+
+@pytest.mark.parametrize("path", CACHED)
+def test_a_copy_still_right_gets_304_and_a_changed_one_the_page(content, client, path):
+    first = client.get(path)
+    assert first.status_code == 200 and first["ETag"] and first["Last-Modified"]
+    again = client.get(path, headers={"if-none-match": first["ETag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == first["ETag"]
+    other = client.get(path, headers={"if-none-match": '"not-this-one"'})
+    assert other.status_code == 200 and TOKEN.search(other.content.decode())
+
+
+def test_a_rules_section_changed_in_the_admin_shows_on_the_next_request(
+    content, client, django_capture_on_commit_callbacks
+):
+    get_user_model().objects.create_superuser("editor", "editor@example.org", "pw-for-tests")
+    client.login(username="editor", password="pw-for-tests")
+    section = RulesSection.objects.get(slug="goal")
+    old = client.get("/ta/rules/")
+    assert section.title_ta in old.content.decode()
+    form = client.get(change_url(section)).content.decode()
+    shown = re.search(r'name="english_seen" value="([0-9a-f]+)"', form).group(1)
+    data = form_data(section, title_ta="புதிய இலக்கு", english_seen=shown)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(change_url(section), data)
+    assert response.status_code == 302
+    page = client.get("/ta/rules/", headers={"if-none-match": old["ETag"]})
+    assert page.status_code == 200 and "புதிய இலக்கு" in page.content.decode()
+    assert section.title_en in client.get("/en/rules/").content.decode()
+
+
+def test_a_rules_section_changed_by_load_content_shows_on_the_next_request(
+    content, client, tmp_path
+):
+    section = RulesSection.objects.get(slug="goal")
+    assert section.title_ta in client.get("/ta/rules/").content.decode()
+    tree = copy_content(tmp_path)
+    ta = tree / "ta.toml"
+    ta.write_text(ta.read_text(encoding="utf-8").replace(section.title_ta, "புதிய இலக்கு"))
+    call_command("load_content", content_dir=tree, stdout=open(os.devnull, "w"))
+    assert "புதிய இலக்கு" in client.get("/ta/rules/").content.decode()
+
+
+def test_two_visitors_never_get_each_others_csrf_token_or_304(content):
+    ana, ben = Client(), Client()
+    ana_page = ana.get("/en/rules/")  # made and kept for Ana
+    ben_page = ben.get("/en/rules/")  # served from what was kept
+    ana_secret, ben_secret = ana.cookies["csrftoken"].value, ben.cookies["csrftoken"].value
+    assert ana_secret != ben_secret
+    assert secret_of(ana_page.content.decode()) == ana_secret
+    assert secret_of(ben_page.content.decode()) == ben_secret
+    assert ana_page["ETag"] != ben_page["ETag"]
+    with_anas_etag = ben.get("/en/rules/", headers={"if-none-match": ana_page["ETag"]})
+    assert with_anas_etag.status_code == 200
+    assert secret_of(with_anas_etag.content.decode()) == ben_secret
+
+
+def test_a_page_is_compressed_when_the_browser_asks_and_its_weak_etag_still_matches(
+    content, client
+):
+    plain = client.get("/ta/rules/")
+    assert not plain.has_header("Content-Encoding")
+    packed = client.get("/ta/rules/", headers={"accept-encoding": "gzip"})
+    assert packed["Content-Encoding"] == "gzip"
+    text = gzip.decompress(packed.content).decode()
+    assert RulesSection.objects.get(slug="goal").title_ta in text
+    assert len(packed.content) < len(plain.content) / 3
+    again = client.get(
+        "/ta/rules/", headers={"accept-encoding": "gzip", "if-none-match": packed["ETag"]}
+    )
+    assert packed["ETag"].startswith('W/"') and again.status_code == 304

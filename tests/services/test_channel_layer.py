@@ -1,0 +1,105 @@
+"""The one-process channel layer (snapsite/channel_layer.py) keeps the semantics of
+Channels' in-memory layer: capacity, message expiry (the channel leaves its groups),
+group expiry, a copy per receiver, and group_send to the members only."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.exceptions import ChannelFull
+
+from snapsite.channel_layer import LazyExpiryChannelLayer
+
+pytestmark = pytest.mark.asyncio
+
+
+async def receive_soon(layer, channel: str, timeout: float = 0.2):
+    return await asyncio.wait_for(layer.receive(channel), timeout)
+
+
+async def test_a_message_sent_is_received_once_as_its_own_copy():
+    layer = LazyExpiryChannelLayer()
+    message = {"type": "table.event", "view": {"piles": [1, 2]}}
+    await layer.send("one", message)
+    message["view"]["piles"].append(3)
+    assert await receive_soon(layer, "one") == {"type": "table.event", "view": {"piles": [1, 2]}}
+    with pytest.raises(TimeoutError):
+        await receive_soon(layer, "one", 0.05)
+
+
+async def test_a_full_channel_refuses_the_next_message():
+    layer = LazyExpiryChannelLayer(capacity=2)
+    await layer.send("one", {"type": "a"})
+    await layer.send("one", {"type": "b"})
+    with pytest.raises(ChannelFull):
+        await layer.send("one", {"type": "c"})
+    assert (await receive_soon(layer, "one"))["type"] == "a"
+
+
+async def test_group_send_reaches_each_member_with_its_own_copy_and_skips_a_full_one():
+    layer = LazyExpiryChannelLayer(capacity=1)
+    for channel in ("a", "b", "c"):
+        await layer.group_add("table.X", channel)
+    await layer.group_add("table.Y", "d")
+    await layer.send("c", {"type": "filler"})
+    await layer.group_send("table.X", {"type": "event", "seq": 1, "params": {"seat": 0}})
+    got_a, got_b = await receive_soon(layer, "a"), await receive_soon(layer, "b")
+    assert got_a == got_b == {"type": "event", "seq": 1, "params": {"seat": 0}}
+    got_a["params"]["seat"] = 9
+    assert got_b["params"]["seat"] == 0
+    assert (await receive_soon(layer, "c"))["type"] == "filler"  # full: skipped
+    with pytest.raises(TimeoutError):
+        await receive_soon(layer, "d", 0.05)
+
+
+async def test_an_expired_message_is_dropped_and_its_channel_leaves_its_groups():
+    layer = LazyExpiryChannelLayer(expiry=0.05)
+    await layer.group_add("table.X", "gone")
+    await layer.group_add("table.X", "here")
+    await layer.group_add("table.Y", "gone")
+    await layer.send("gone", {"type": "unread"})
+    await asyncio.sleep(0.1)
+    await layer.group_send("table.X", {"type": "event", "seq": 2})
+    assert (await receive_soon(layer, "here"))["seq"] == 2
+    with pytest.raises(TimeoutError):
+        await receive_soon(layer, "gone", 0.05)  # the unread message expired, no event
+    assert "gone" not in layer.groups.get("table.X", {}) and "table.Y" not in layer.groups
+
+
+async def test_a_group_membership_ends_after_group_expiry_unless_joined_again():
+    layer = LazyExpiryChannelLayer(group_expiry=0.1)
+    await layer.group_add("table.X", "old")
+    await layer.group_add("table.X", "renewed")
+    await asyncio.sleep(0.06)
+    await layer.group_add("table.X", "renewed")
+    await asyncio.sleep(0.06)
+    await layer.group_send("table.X", {"type": "event", "seq": 3})
+    assert (await receive_soon(layer, "renewed"))["seq"] == 3
+    with pytest.raises(TimeoutError):
+        await receive_soon(layer, "old", 0.05)
+
+
+async def test_a_discarded_channel_gets_no_more_group_messages_and_flush_empties_all():
+    layer = LazyExpiryChannelLayer()
+    await layer.group_add("table.X", "a")
+    await layer.group_add("table.X", "b")
+    await layer.group_discard("table.X", "a")
+    await layer.group_send("table.X", {"type": "event", "seq": 4})
+    assert (await receive_soon(layer, "b"))["seq"] == 4
+    with pytest.raises(TimeoutError):
+        await receive_soon(layer, "a", 0.05)
+    await layer.send("b", {"type": "pending"})
+    await layer.flush()
+    await layer.group_send("table.X", {"type": "event", "seq": 5})
+    with pytest.raises(TimeoutError):
+        await receive_soon(layer, "b", 0.05)
+
+
+async def test_a_receiver_waiting_before_the_send_gets_the_message():
+    layer = LazyExpiryChannelLayer()
+    waiting = asyncio.create_task(layer.receive("late"))
+    await asyncio.sleep(0.01)
+    await layer.group_add("table.X", "late")
+    await layer.group_send("table.X", {"type": "event", "seq": 6})
+    assert (await asyncio.wait_for(waiting, 0.2))["seq"] == 6

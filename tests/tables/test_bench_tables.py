@@ -1,0 +1,48 @@
+"""``manage.py bench_tables`` as README documents it: it starts its own server, plays
+tables through the Play page's forms and the protocol, and prints figures with a last
+line of JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench(*args: str) -> tuple[list[str], dict]:
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "snapsite.test_settings"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "bench_tables", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=True,
+    )  # fmt: skip
+    lines = done.stdout.strip().splitlines()
+    return lines, json.loads(lines[-1])
+
+
+def test_two_site_tables_play_cards_that_reach_every_client_once_in_order():
+    lines, result = bench("--tables", "2", "--seconds", "4", "--pace-ms", "400")
+    assert lines[0].startswith("site on daphne: 2 tables x 4")
+    assert result["kind"] == "site" and result["tables"] == 2
+    assert result["samples"] > 0 and result["flip_reveal_p99_ms"] is not None
+    assert result["echo_p99_ms"] is not None and result["frames_per_s"] > 0
+    assert result["lost"] == result["duplicated"] == result["out_of_order"] == 0
+    assert result["server_rss_kb_per_table"] is not None
+
+
+def test_the_bare_broadcast_on_uvicorn_numbers_cards_for_four_clients():
+    _, result = bench("--bare", "--server", "uvicorn", "--tables", "2", "--seconds", "3")
+    assert result["kind"] == "bare" and result["server"] == "uvicorn"
+    assert result["samples"] > 0 and result["lost"] == 0 and result["errors"] == 0
+
+
+def test_a_url_off_this_machine_is_refused():
+    done = subprocess.run(
+        [sys.executable, "manage.py", "bench_tables", "--url", "http://192.0.2.1:8000"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "snapsite.test_settings"},
+    )  # fmt: skip
+    assert done.returncode != 0 and "127.0.0.1" in done.stderr
