@@ -73,6 +73,7 @@ function seat(player) {
   if (player.learner) badge("you", gettext("you"));
   if (player.to_play) badge("turn", gettext("to play"));
   if (player.out) badge("out-badge", gettext("out"));
+  if (player.lost) badge("lost", gettext("connection lost"));
   if (player.changed) badges.push(hidden(`, ${gettext("just changed")}`));
   return el("li", { class: classes.join(" "), "data-seat": String(player.seat) }, [
     el("p", { class: "seat-name" }, [
