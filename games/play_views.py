@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import tables
+from games.bot_levels import levels_help
 from games.engine import full_deck
 from games.models import Seat, Table
 from games.play_forms import JoinByCodeForm, OpenTableForm, PracticeForm
@@ -36,6 +37,7 @@ def lobby(request, practice_form=None, open_form=None, join_form=None, status=20
         "open_form": open_form or OpenTableForm(),
         "join_form": join_form or JoinByCodeForm(),
         "open_tables": tables.tables_open(limit=20),
+        "level_help": levels_help(),
     }
     return render(request, "games/play.html", context, status=status)
 

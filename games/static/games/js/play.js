@@ -502,19 +502,20 @@ for (const [kind, button] of Object.entries(moves)) {
   });
 }
 
-const KEYS = { t: "turn", s: "snap", o: "snap_pot" };
+// Keys by their place on the keyboard (event.code), not the letter they type: on a
+// Hebrew, Tamil or Marathi layout the T key types another letter, and still turns.
+const KEYS = { KeyT: "turn", KeyS: "snap", KeyO: "snap_pot" };
 const projector = connectProjector(root);
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-  if (e.target.closest("input, textarea, select")) return;
-  const key = e.key.toLowerCase();
-  if (key in KEYS) {
+  if (e.target.closest && e.target.closest("input, textarea, select")) return;
+  if (e.code in KEYS) {
     e.preventDefault();
-    move(KEYS[key]);
-  } else if (key === "p") {
+    move(KEYS[e.code]);
+  } else if (e.code === "KeyP") {
     e.preventDefault();
     projector.toggle();
-  } else if (key === "escape") projector.leave();
+  } else if (e.key === "Escape") projector.leave();
 });
 
 nameInput.addEventListener("input", () => nameInput.removeAttribute("aria-invalid"));
