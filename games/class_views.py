@@ -25,6 +25,7 @@ from games.models import Table
 from games.play_forms import BEAT_MS, LEVEL_CHOICES
 from games.play_views import session_key, table_page
 from games.protocol import walkthrough_slugs
+from games.share_links import share_url
 from games.tables.codes import normalise_code
 
 __all__ = ["class_new", "class_projector", "class_teacher"]
@@ -112,7 +113,7 @@ def class_teacher(request, code: str):
     context = {
         "code": code,
         "table": table,
-        "share_url": request.build_absolute_uri(reverse("play_table", args=[code])),
+        "share_url": share_url(request, code),
         "projector_url": reverse("class_projector", args=[code]),
         "replay_url": reverse("replay", args=[code]),
         "lesson_url": reverse("replay_lesson", args=[code]),

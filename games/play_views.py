@@ -17,6 +17,7 @@ from games.engine import full_deck
 from games.models import Seat, Table
 from games.play_forms import JoinByCodeForm, OpenTableForm, PracticeForm
 from games.protocol import walkthrough_slugs
+from games.share_links import share_url
 from games.tables.codes import normalise_code
 from games.walkthroughs import card_data, clause_links, clause_sections
 
@@ -114,7 +115,7 @@ def table_page(request, table: Table, *, projector: bool = False):
     code = table.code
     key = session_key(request)
     seated = Seat.objects.filter(table=table, session_key=key, is_bot=False).exists()
-    share_url = request.build_absolute_uri(reverse("play_table", args=[code]))
+    link = share_url(request, code)
     follow = "class_projector" if projector else "play_table"
     config = {
         "code": code,
@@ -134,7 +135,7 @@ def table_page(request, table: Table, *, projector: bool = False):
         "class_table": bool(table.teacher_key),
         "projector": projector,
         "seated": seated,
-        "share_url": share_url,
+        "share_url": link,
         "config": config,
         "options": table.options,
         "replay_url": reverse("replay", args=[code]),
