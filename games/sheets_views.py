@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from games import sheets, sheets_content
 from games.context_processors import NATIVE_NAMES
+from games.sheet_language import first_language
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 
@@ -69,6 +70,12 @@ def columns(query: sheets.SheetQuery) -> list[dict]:
 def _query(request):
     """(query, None) for a good address; else (None, the response to send)."""
     lang = get_language()
+    first = first_language(request)
+    if isinstance(first, str):
+        context = {"problems": [first], "builder_url": reverse("teach") + "#sheet-builder"}
+        return None, render(request, "games/sheet_bad_query.html", context, status=400)
+    if first is not None:
+        return None, first
     try:
         query = sheets.parse(lang, request.GET)
     except sheets.BadSheetQuery as bad:
