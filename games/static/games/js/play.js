@@ -364,13 +364,14 @@ function tellStandInWhenCaughtUp() {
 }
 
 function tellStandIn(did) {
-  const count = (singular, plural, n) => interpolate(ngettext(singular, plural, n), { count: n }, true);
+  const n = (text, count) => interpolate(text, { count }, true);
   const parts = [gettext("While you were away, a computer player played for you.")];
-  parts.push(count("It turned over %(count)s card.", "It turned over %(count)s cards.", did.turned));
-  if (did.won) parts.push(count("It won %(count)s card.", "It won %(count)s cards.", did.won));
-  if (did.ties) parts.push(count("It tied %(count)s time.", "It tied %(count)s times.", did.ties));
+  parts.push(n(ngettext("It turned over %(count)s card.", "It turned over %(count)s cards.", did.turned), did.turned));
+  if (did.won) parts.push(n(ngettext("It won %(count)s card.", "It won %(count)s cards.", did.won), did.won));
+  if (did.ties) parts.push(n(ngettext("It tied %(count)s time.", "It tied %(count)s times.", did.ties), did.ties));
   if (did.wrong_calls) {
-    parts.push(count("It made %(count)s wrong call.", "It made %(count)s wrong calls.", did.wrong_calls));
+    const text = ngettext("It made %(count)s wrong call.", "It made %(count)s wrong calls.", did.wrong_calls);
+    parts.push(n(text, did.wrong_calls));
   }
   tell({ type: "control", code: "stood_in", text: parts.join(" ") }, { announce: true });
 }
