@@ -350,10 +350,16 @@ const toldBox = document.getElementById("told");
 function showNewest() {
   toldBox.style.maxBlockSize = "";
   const first = log.firstElementChild;
-  const room = toldBox.clientHeight;
-  if (first && first.offsetHeight > room) toldBox.style.maxBlockSize = `${first.offsetHeight + 4}px`;
+  const box = getComputedStyle(toldBox);
+  const padding = parseFloat(box.paddingTop) + parseFloat(box.paddingBottom);
+  const borders = parseFloat(box.borderTopWidth) + parseFloat(box.borderBottomWidth);
+  const room = toldBox.clientHeight - padding; // what the lines have (border-box sizing)
+  if (first && first.offsetHeight > room) {
+    toldBox.style.maxBlockSize = `${Math.ceil(first.offsetHeight + padding + borders) + 1}px`;
+  }
   toldBox.scrollTop = 0;
 }
+window.addEventListener("resize", showNewest);
 
 // Back at a seat a computer player was playing for: what it did meanwhile (counted by
 // the server from the table's events), told on top once the events missed are told.
