@@ -192,7 +192,10 @@ def test_a_snap_pressed_just_after_the_kings_were_won_is_too_late_not_wrong(
     page.locator(".told-card_turned").first.wait_for(timeout=3000)
     page.wait_for_function("() => window.pressedOnPilesWon === true", timeout=5000)
     late = page.locator("#told-log li.told-too_late")
-    late.wait_for(timeout=5000)
+    try:
+        late.wait_for(timeout=5000)
+    except Exception:
+        raise AssertionError(page.locator("#told-log").inner_text()) from None
     assert "Ana" in late.inner_text()
     assert page.locator("#told-log li.told-wrong_call").count() == 0
     # the race's outcome stays the first, largest line; "too late" follows, smaller
