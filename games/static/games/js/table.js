@@ -236,6 +236,9 @@ function place(container, u, W, H, anyway = false, centred = false) {
   return { u, seats, boxes, pot, potNode };
 }
 
+/** How much smaller seats may get so that the Snap Pot sits in the middle. */
+const CENTRE_SHRINK = 0.85;
+
 function fit(container) {
   if (!container.querySelector(".seat")) return;
   container.style.minBlockSize = "";
@@ -263,13 +266,20 @@ function fit(container) {
     }
     return null;
   };
-  // The Snap Pot in the middle of the table first (smaller seats if need be), and only
-  // then beside the middle, where the seats leave room.
   let layout = null;
   for (const compact of [false, true]) {
-    for (const centred of [true, false]) {
-      for (let u = uMax; u >= uMin && !layout; u *= 0.94) layout = tryAt(u, H, compact, centred);
+    for (let u = uMax; u >= uMin && !layout; u *= 0.94) layout = tryAt(u, H, compact);
+  }
+  // The Snap Pot beside the middle (where the seats left room): in the middle instead,
+  // if seats a little smaller (down to CENTRE_SHRINK) allow it, else as it was.
+  if (layout && Math.abs(layout.pot.x - (W - layout.pot.w) / 2) > layout.u) {
+    const found = layout;
+    const compact = container.classList.contains("compact");
+    let centred = null;
+    for (let u = found.u; u >= Math.max(uMin, found.u * CENTRE_SHRINK) && !centred; u *= 0.94) {
+      centred = tryAt(u, H, compact, true);
     }
+    layout = centred || tryAt(found.u, H, compact);
   }
   // Even that does not fit (many seats, small screen): make the box taller,
   // so the page scrolls rather than seats covering each other.
