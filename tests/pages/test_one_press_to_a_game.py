@@ -57,3 +57,10 @@ def test_the_levels_are_told_by_what_the_computer_players_do(client, content, la
     spec = BotLevel.BEGINNER.spec
     assert f"once in {round(1 / spec.false_call)} cards" in beginner
     assert f"misses {round((1 - spec.notice) * 10)} matches in 10" in beginner
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_the_home_pages_buttons_come_before_its_long_lead(client, content, lang):
+    """On a phone the Tamil lead fills the first screen: the buttons come first."""
+    html = client.get(f"/{lang}/").content.decode()
+    assert html.index('class="play-now"') < html.index('class="lead"')
