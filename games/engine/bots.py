@@ -57,9 +57,9 @@ class LevelSpec:
 class BotLevel(Enum):
     """Bot levels, from the slow and error-prone beginner to the quick player."""
 
-    BEGINNER = LevelSpec(900, 300, 350, 0.7, 0.06, 0.15, 1400, 400)
-    STEADY = LevelSpec(550, 150, 250, 0.9, 0.02, 0.04, 1000, 250)
-    QUICK = LevelSpec(320, 80, 180, 0.98, 0.005, 0.01, 800, 150)
+    BEGINNER = LevelSpec(900, 300, 350, 0.7, 0.02, 0.15, 1400, 400)
+    STEADY = LevelSpec(550, 150, 250, 0.9, 0.01, 0.04, 1000, 250)
+    QUICK = LevelSpec(320, 80, 180, 0.98, 0.004, 0.01, 800, 150)
 
     @property
     def spec(self) -> LevelSpec:

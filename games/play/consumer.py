@@ -329,7 +329,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 "code": message["code"],
                 "params": message["params"],
                 "text": text,
-                "class": {**message["class"], "teacher": self.teacher},
+                # null at a table opened from the lobby (its opener's start_now)
+                "class": message["class"] and {**message["class"], "teacher": self.teacher},
             }
         )
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine import BotLevel, Options
+from games.play.bot_levels import levels_help
 from games.tables.protocol import MAX_NAME_BYTES, MAX_NAME_CHARS, ProtocolError, display_name
 
 LEVEL_CHOICES = [
@@ -127,7 +128,10 @@ class GameChoicesForm(LobbyForm):
     :meth:`pace_ms`)."""
 
     level = forms.ChoiceField(
-        label=_("Level of the computer players"), choices=LEVEL_CHOICES, initial="steady"
+        label=_("Level of the computer players"),
+        choices=LEVEL_CHOICES,
+        initial="steady",
+        help_text=levels_help(),
     )
     tie_window_ms = forms.IntegerField(
         label=_("Tie window (milliseconds)"),

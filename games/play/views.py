@@ -16,8 +16,10 @@ from games.content.sections import section_titles
 from games.engine import full_deck
 from games.learn.walkthroughs import card_data, clause_links, clause_sections
 from games.models import Seat, Table
+from games.play.bot_levels import levels_help
 from games.play.forms import JoinByCodeForm, OpenTableForm, PracticeForm
 from games.play.limit_words import too_many_tables_text
+from games.play.share_links import share_url
 from games.tables.codes import normalise_code
 from games.tables.protocol import walkthrough_slugs
 
@@ -36,6 +38,7 @@ def lobby(request, practice_form=None, open_form=None, join_form=None, status=20
         "open_form": open_form or OpenTableForm(),
         "join_form": join_form or JoinByCodeForm(),
         "open_tables": tables.tables_open(limit=20),
+        "level_help": levels_help(),
     }
     return render(request, "play/lobby.html", context, status=status)
 
@@ -124,7 +127,7 @@ def table_page(request, table: Table, *, projector: bool = False):
     code = table.code
     key = session_key(request)
     seated = Seat.objects.filter(table=table, session_key=key, is_bot=False).exists()
-    share_url = request.build_absolute_uri(reverse("play_table", args=[code]))
+    link = share_url(request, code)
     follow = "class_projector" if projector else "play_table"
     config = {
         "code": code,
@@ -144,7 +147,7 @@ def table_page(request, table: Table, *, projector: bool = False):
         "class_table": bool(table.teacher_key),
         "projector": projector,
         "seated": seated,
-        "share_url": share_url,
+        "share_url": link,
         "config": config,
         "options": table.options,
         "replay_url": reverse("replay", args=[code]),

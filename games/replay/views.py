@@ -3,7 +3,7 @@
 ``/<lang>/replay/<code>/`` steps through the game with the walkthrough player, each step
 one action of the table's record told in the page's language;
 ``/<lang>/replay/<code>/lesson/?seat=N`` opens it as a walkthrough from seat N (the
-winner's by default), every press answered by the engine. A long game's steps in words
+best-placed person's by default), every press answered by the engine. A long game's steps in words
 come a page at a time (``?from=N``); the player gets every step, in compact form.
 """
 
@@ -34,14 +34,27 @@ class Game:
     record: Record
     end: GameState
     names: list[str]
+    bots: tuple[bool, ...] = ()
 
     @property
     def winner(self) -> int:
-        """The seat a lesson is seen from unless another is chosen: the winner (the
-        first of a shared win; seat 0 in a draw)."""
+        """The winner (the first of a shared win; seat 0 in a draw)."""
         if self.end.winner is not None:
             return self.end.winner
         return self.end.winners[0] if self.end.winners else 0
+
+    @property
+    def lesson_seat(self) -> int:
+        """The seat a lesson is seen from unless another is chosen: a person's, never a
+        computer player's when a person played: the winner if a person won, else the
+        person who ended with the most cards (the first such seat on a tie)."""
+        people = [n for n in range(self.record.players) if not self.bots or not self.bots[n]]
+        if not people:
+            return self.winner
+        if self.winner in people:
+            return self.winner
+        cards = [len(self.end.face_down[n]) + len(self.end.face_up[n]) for n in people]
+        return people[cards.index(max(cards))]
 
 
 class Missing(Exception):
@@ -61,7 +74,8 @@ def load_game(code: str) -> Game:
         {"bot": s.is_bot, "taken": s.is_bot or bool(s.session_key), "name": s.display_name}
         for s in Seat.objects.filter(table__code=code).order_by("number")
     ]
-    return Game(code, record, final_state(record), seat_labels(seats))
+    bots = tuple(s["bot"] for s in seats)
+    return Game(code, record, final_state(record), seat_labels(seats), bots)
 
 
 def table_url(code: str) -> str:
@@ -123,6 +137,7 @@ def page_context(request, game: Game, learner: int | None) -> dict:
         "game": game,
         "seats": seats,
         "winner": game.winner,
+        "lesson_seat": game.lesson_seat,
         "learner": learner,
         "learner_name": None if learner is None else game.names[learner],
         "total": len(frames),
@@ -134,10 +149,10 @@ def page_context(request, game: Game, learner: int | None) -> dict:
 
 
 def chosen_seat(request, game: Game) -> int:
-    """The seat of ``?seat=N``; the winner's when none is given."""
+    """The seat of ``?seat=N``; the best-placed person's when none is given."""
     raw = request.GET.get("seat", "")
     if not raw:
-        return game.winner
+        return game.lesson_seat
     try:
         seat = int(raw)
     except ValueError:

@@ -90,10 +90,13 @@ class ClassControls:
     async def control(self, *, session_key: str | None, message: dict) -> str | None:
         """Apply the teacher's control ``message`` (a checked client message whose type
         is one of :data:`CONTROLS`). Returns None when it is taken, else why not: an
-        error code of docs/protocol.md (``not_teacher`` for anyone but the teacher)."""
+        error code of docs/protocol.md (``not_teacher`` for anyone but the teacher). At a
+        table opened from the lobby, ``start`` is the opener's (:mod:`.opener`)."""
         async with self._lock:
             if self._stopped:
                 return "no_table"
+            if not self.stored.is_class and message["type"] == "start":
+                return await self.start_now() if self.is_opener(session_key) else "not_opener"
             if not self.is_teacher(session_key):
                 return "not_teacher"
             if self.stored.next_code:
@@ -309,6 +312,7 @@ class ClassControls:
         """Drop seat ``number``'s computer player, stand-in, plans and away timer."""
         self._bots.pop(number, None)
         self._stand_ins.pop(number, None)
+        self._stood_in.pop(number, None)
         plan = self._plans.pop(number, None)
         if plan is not None:
             plan[1].cancel()

@@ -14,18 +14,21 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 
 from games.tables.protocol import event_from_json
-from games.words.texts import event_text
+from games.words.texts import event_text, isolate
 
 
 def seat_labels(seats: Sequence[dict]) -> list[str]:
     """What to call each seat (``seats`` as in a ``seats`` frame), in the active
-    language: the typed name of a person, "Computer N" for a computer player, and
+    language: the typed name of a person, "Computer for <name>" while a computer
+    player stands in for that person, "Computer N" for a computer player, and
     "Free seat" for a seat nobody has taken yet."""
     labels, computers = [], 0
     for seat in seats:
         if seat["bot"]:
             computers += 1
             labels.append(_("Computer %(number)d") % {"number": computers})
+        elif seat["taken"] and seat.get("away"):  # never the absent person's own name
+            labels.append(_("Computer for %(name)s") % {"name": isolate(seat["name"])})
         elif seat["taken"]:
             labels.append(seat["name"])
         else:

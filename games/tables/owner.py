@@ -46,6 +46,8 @@ from games.words.clauses import event_clauses
 from . import store
 from .controls import ClassControls
 from .idle import IdleWatch
+from .opener import OpenerStart
+from .stand_in import StandInTally
 from .store import StoredTable
 
 __all__ = ["Outcome", "TableOwner"]
@@ -74,7 +76,7 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-class TableOwner(ClassControls, IdleWatch):
+class TableOwner(ClassControls, IdleWatch, OpenerStart):
     """The in-process owner of one table (see the module docstring)."""
 
     def __init__(
@@ -119,6 +121,7 @@ class TableOwner(ClassControls, IdleWatch):
         self._away: dict[int, asyncio.TimerHandle] = {}  # seat -> stand-in timer
         self._stand_ins: dict[int, Bot] = {}  # seat -> computer player while away
         self._idle_init(on_closed)  # nobody connected: paused, then closed (idle.py)
+        self._stood_in: dict[int, StandInTally] = {}  # seat -> what its stand-in did
 
     # -- facts ---------------------------------------------------------------------------
 
@@ -162,6 +165,7 @@ class TableOwner(ClassControls, IdleWatch):
             "seq": self.state.seq,
             "view": view_to_json(view(self.state, seat)),
             "class": self.class_state(teacher),
+            **({"stood_in": self._stood_in[seat].as_json()} if seat in self._stood_in else {}),
         }
 
     # -- changes -------------------------------------------------------------------------
@@ -235,15 +239,23 @@ class TableOwner(ClassControls, IdleWatch):
         no longer does (it closed, or its seat changed)."""
         async with self._lock:
             connections = self._present.setdefault(seat, set())
+            person = seat < len(self.seats) and not self.seats[seat].is_bot
             if not present:
                 connections.discard(connection)
                 if not connections:
+                    if person and not self.seats[seat].lost and not self.state.over:
+                        self.seats[seat].lost = True  # told to the others at once
+                        await self._send_seats()
                     self._watch_absent()
                 return
             connections.add(connection)
             timer = self._away.pop(seat, None)
             if timer is not None:
                 timer.cancel()
+            back = person and self.seats[seat].lost
+            if person:
+                self.seats[seat].lost = False
+            self._stood_in.pop(seat, None)  # told in the welcome just sent
             if self._stand_ins.pop(seat, None) is not None:
                 self.seats[seat].stand_in = False
                 plan = self._plans.pop(seat, None)
@@ -251,6 +263,8 @@ class TableOwner(ClassControls, IdleWatch):
                     plan[1].cancel()
                 await self._send_seats()
                 self._after_step()
+            elif back:
+                await self._send_seats()
 
     def _watch_absent(self) -> None:
         """Start the stand-in timer of every person's seat with no connection."""
@@ -271,6 +285,7 @@ class TableOwner(ClassControls, IdleWatch):
                 return
             bot = Bot(seat, BotLevel.STEADY, random.Random(self._rng.getrandbits(64)))
             self._stand_ins[seat] = bot
+            self._stood_in[seat] = StandInTally(seat)
             self.seats[seat].stand_in = True
             await self._send_seats()
             self._after_step()
@@ -304,6 +319,9 @@ class TableOwner(ClassControls, IdleWatch):
         )
         self.state = step.state
         self.actions.append(action)
+        for tally in self._stood_in.values():
+            for e in events:
+                tally.add(e["data"])
         for e in events:
             await self._broadcast(
                 {"type": "table.event", "seq": e["seq"], **e["data"], "view": public}

@@ -255,6 +255,7 @@ ERROR_CODES: tuple[str, ...] = (
     "table_turns",
     "no_table",
     "not_teacher",
+    "not_opener",
     "is_teacher",
     "not_now",
     "bad_seat",

@@ -63,6 +63,7 @@ class SeatInfo:
     is_bot: bool = False
     bot_level: str = ""
     stand_in: bool = False  # not stored: a computer player plays while the person is away
+    lost: bool = False  # not stored: the person's connections have all closed, just now
     done: list[str] = field(default_factory=list)  # a class's student: walkthroughs finished
 
     @property
@@ -78,6 +79,7 @@ class SeatInfo:
             "level": self.bot_level or None,
             "taken": self.taken,
             "away": self.stand_in,
+            "lost": self.lost,
         }
 
 

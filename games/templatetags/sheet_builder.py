@@ -27,8 +27,8 @@ def sheet_builder_choices() -> dict:
                 "dir": "rtl" if code in settings.LANGUAGES_BIDI else "ltr",
             }
             for code in sheets.language_codes()
-            if code != lang
         ],
+        "lang": lang,
         "sections": list(RulesSection.objects.all()),
         "walkthroughs": walkthroughs.summaries(),
         "quiz": sheets.quiz_available(),

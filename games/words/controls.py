@@ -1,11 +1,12 @@
-"""Words for a class table's controls, told to each connection in its own language
-(the ``text`` of a ``control`` frame, docs/protocol.md). Names and codes are isolated
-for bidi (:func:`games.words.texts.fill`)."""
+"""Words for a class table's controls (and a lobby table's "start now"), told to each
+connection in its own language (the ``text`` of a ``control`` frame, docs/protocol.md).
+Names and codes are isolated for bidi (:func:`games.words.texts.fill`)."""
 
 from __future__ import annotations
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.words.texts import fill
 
@@ -30,6 +31,13 @@ def control_text(code: str, params: dict) -> str:
     language."""
     if code == "started":
         return _("The teacher started the game.")
+    if code == "started_now":  # the opener of a lobby table, with the players there
+        count = params["players"]
+        return ngettext(
+            "The game starts now, with the %(count)d player at the table.",
+            "The game starts now, with the %(count)d players at the table.",
+            count,
+        ) % {"count": count}
     if code == "paused":
         return _("The teacher paused the game. Nobody can play until it goes on.")
     if code == "resumed":

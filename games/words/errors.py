@@ -31,6 +31,7 @@ TABLE_ERROR_TEXTS: dict[str, Promise] = {
     "table_turns": _("At this table the cards are turned for you: just watch and call."),
     "no_table": _("This table does not exist any more."),
     "not_teacher": _("Only the teacher of this class can do that."),
+    "not_opener": _("Only the player who opened this table can start it."),
     "is_teacher": _(
         "You are the teacher of this class, so you do not take a seat. "
         "To play, open the table on another device."

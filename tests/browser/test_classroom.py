@@ -80,6 +80,9 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
     assert rows.nth(0).locator(".seat-player").inner_text() == "נועה"
     assert rows.nth(1).locator(".seat-player").inner_text() == "கவின்"
     assert rows.nth(2).locator(".seat-free").count() == 1
+    # "computer players for free seats" was ticked: the free seat says so, no "Add" button
+    expect(rows.nth(2)).to_contain_text("A computer player (Quick) takes this seat at the start.")
+    assert rows.nth(2).locator("button").count() == 0
     # Noa's page told the teacher what she had finished on her tablet
     teacher.wait_for_function(
         "() => document.querySelector('#class-seats tr .done-count').textContent.startsWith('2 of')"
@@ -145,7 +148,17 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
         noa.wait_for_timeout(150)
     teacher.locator("#class-over").wait_for()
     expect(teacher.locator("#class-status")).to_have_text("The game is over.")
+    # Replay and Lesson at the top of the page, in view; the big code gives way
+    assert teacher.locator("#class-join").is_hidden()
+    for link in ("#replay-link", "#lesson-link"):
+        box = teacher.locator(link).bounding_box()
+        assert box["y"] + box["height"] <= teacher.viewport_size["height"], link
+    # the students stay in the class: no "Play again" to the public lobby
+    assert noa.locator("#finished a[href='/he/play/']").count() == 0
+    assert noa.locator("#finished .class-next").is_visible()
     projector.locator("#finished").wait_for()
+    assert projector.locator(".projector-join").is_hidden()  # no "To join…" after the game
+    assert "You are watching" not in projector.locator("#table-status").inner_text()
     assert re.search(r"[A-Za-z]", projector.locator("#told-log li").first.inner_text())
     screenshot(projector, "class-projector-over")
     screenshot(teacher, "class-teacher-over")

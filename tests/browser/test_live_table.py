@@ -168,6 +168,7 @@ def test_a_live_table_fits_every_classroom_screen(chromium, site_url, lang):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{site_url}/{lang}/play/")
     page.locator("#practice_name").fill({"en": "Ana", "he": "נועה", "ta": "கவின்"}[lang])
+    page.locator(".practice-choices summary").click()  # the choices are folded
     page.locator("#practice_computers").select_option("3")
     page.locator("section[aria-labelledby=practice-title] button[type=submit]").press("Enter")
     page.wait_for_url(re.compile(r"/play/[A-Z0-9]{6}/$"))

@@ -50,6 +50,7 @@ def open_practice_table(page, url: str, lang: str) -> None:
     """A live table, made as a child makes one: the lobby's practice form."""
     page.goto(f"{url}/{lang}/play/")
     page.locator("#practice_name").fill("Sam")
+    page.locator(".practice-choices summary").click()  # the choices are folded
     page.locator("#practice_computers").select_option("1")
     page.locator("form[action$='/play/practice/'] button[type=submit]").click()
     page.wait_for_url(re.compile(r"/play/[A-Z0-9]{6}/$"))

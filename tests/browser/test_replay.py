@@ -111,3 +111,12 @@ def test_a_replay_prints_its_steps_in_words_without_the_player(page, site_url, c
     assert page.is_visible("#step-1 .mini-table") and page.is_visible("#step-40")
     assert not page.locator("#step-41").count()  # a page of steps at a time
     screenshot(page, "replay-en-print")
+
+
+def test_next_clicked_twice_quickly_goes_two_steps_on(page, site_url, code):
+    open_player(page, f"{site_url}/en/replay/{code}/")
+    next_button = page.locator("[data-step='next']")
+    next_button.click()
+    page.wait_for_timeout(100)  # a teacher clicking on fast: well under the 400 ms guard
+    next_button.click()
+    assert step_index(page) == 2

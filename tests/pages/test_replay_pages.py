@@ -15,7 +15,7 @@ from django.utils import translation
 
 from games import tables
 from games.context_processors import NATIVE_NAMES
-from games.engine import CloseRace, apply, final_state, replay, start_state
+from games.engine import CloseRace, Options, apply, final_state, replay, start_state
 from games.engine.events import CallJoined, CardTurned, RaceOpened
 from games.learn.narration import note_text
 from games.replay.views import STEPS_PER_PAGE
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 ANA = "<b>Ana</b>"
 #: The seed of a long game: 338 actions between four computer players.
-LONG_GAME = 35
+LONG_GAME = 23
 #: Sentences of this work that the catalogs do not have yet (the coordinator runs
 #: makemessages once), as whole text nodes: on a page in another language they may show
 #: in English until they are translated; any other English is a leak.
@@ -73,7 +73,7 @@ NEW_PATTERNS = [
 @pytest.fixture
 def game(content):
     """A finished game of four: a person typed a name with markup, three computers."""
-    return store_game(players=4, seed=4, names={0: ANA})
+    return store_game(players=4, seed=6, names={0: ANA})
 
 
 #: The seats' names on an English page: the typed name, then the computer players.
@@ -284,14 +284,40 @@ def test_a_lesson_asks_for_the_learners_own_right_moves_and_shows_the_rest(clien
     assert frames[-1]["branches"] == {}  # the game is over: nothing to press
 
 
-def test_a_lesson_is_seen_from_the_winner_unless_a_seat_is_chosen(client, game):
-    winner = final_state(tables.table_record(code=game)).winner
+def test_a_lesson_is_seen_from_the_person_unless_a_seat_is_chosen(client, game):
+    end = final_state(tables.table_record(code=game))
+    assert end.winner != 0  # a computer player won; Ana, on seat 0, is the only person
     html = client.get(f"/en/replay/{game}/lesson/").content.decode()
     players = page_frames(html)[0]["table"]["players"]
-    assert [p["seat"] for p in players if p["learner"]] == [winner]
+    assert [p["seat"] for p in players if p["learner"]] == [0]
     replay_html = client.get(f"/en/replay/{game}/").content.decode()
-    assert f'href="/en/replay/{game}/lesson/?seat={winner}"' in replay_html
-    assert f'<option value="{winner}" selected>' in replay_html
+    assert f'href="/en/replay/{game}/lesson/?seat=0"' in replay_html
+    assert '<option value="0" selected>' in replay_html
+    html = client.get(f"/en/replay/{game}/lesson/?seat={end.winner}").content.decode()
+    players = page_frames(html)[0]["table"]["players"]
+    assert [p["seat"] for p in players if p["learner"]] == [end.winner]  # chosen: as asked
+
+
+def test_a_lesson_is_seen_from_the_best_placed_of_the_people(client, content):
+    code = store_game(
+        players=4, seed=6, options=Options(turn_limit=40), names={0: "Ana", 1: "Ben", 3: "Chloe"}
+    )
+    end = final_state(tables.table_record(code=code))
+    cards = {n: len(end.face_down[n]) + len(end.face_up[n]) for n in (0, 1, 3)}
+    best = max(cards, key=lambda n: (cards[n], -n))
+    assert end.winner == 2 and best != 0  # a computer won; the best person is not seat 0
+    html = client.get(f"/en/replay/{code}/lesson/").content.decode()
+    players = page_frames(html)[0]["table"]["players"]
+    assert [p["seat"] for p in players if p["learner"]] == [best]
+
+
+def test_the_lesson_page_puts_the_seat_chooser_above_the_table(client, game):
+    html = client.get(f"/en/replay/{game}/lesson/").content.decode()
+    assert html.index('class="lesson-chooser"') < html.index('id="walkthrough-frames"')
+    assert html.index('class="lesson-chooser"') < html.index("table-picture")
+
+
+def test_a_bad_lesson_seat_is_a_clear_404(client, game):
     for bad in ("9", "-1", "x"):
         assert client.get(f"/en/replay/{game}/lesson/?seat={bad}").status_code == 404
 

@@ -64,7 +64,34 @@ def test_the_teach_page_has_a_sheet_builder_form_that_needs_no_script(client, co
     assert {f"rules:{s.slug}" for s in RulesSection.objects.all()} <= values
     assert ("quiz" in values) == sheets.quiz_available()
     others = {e.etree_element.get("value") for e in find(form, 'select[name="also"] option')}
-    assert others == {""} | (set(LANGUAGE_CODES) - {lang})
+    assert others == {""} | set(LANGUAGE_CODES)
+    firsts = find(form, 'select[name="lang"] option')
+    assert {e.etree_element.get("value") for e in firsts} == set(LANGUAGE_CODES)
+    chosen = [
+        e.etree_element.get("value") for e in firsts if e.etree_element.get("selected") is not None
+    ]
+    assert chosen == [lang]  # the page's language unless the teacher chooses another
+
+
+def test_an_english_page_makes_a_hebrew_and_tamil_sheet_whose_address_keeps_both(client, content):
+    response = client.get("/en/teach/sheet/?lang=he&also=ta&parts=start&paper=a4")
+    assert response.status_code == 302
+    assert response["Location"] == "/he/teach/sheet/?also=ta&parts=start&paper=a4"
+    sheet = client.get(response["Location"])
+    assert sheet.status_code == 200
+    html = sheet.content.decode()
+    assert 'lang="he"' in html and 'lang="ta"' in html
+    assert re.search("[\u05d0-\u05ea]", html) and re.search("[\u0b80-\u0bff]", html)
+
+
+def test_a_first_language_a_sheet_cannot_have_is_a_clear_error(client, content):
+    response = client.get("/en/teach/sheet/?lang=xx&also=ta&parts=start")
+    assert response.status_code == 400
+    assert "xx" in response.content.decode() and "is not a language a sheet can have" in (
+        response.content.decode()
+    )
+    same = client.get(client.get("/en/teach/sheet/?lang=ta&also=ta&parts=start")["Location"])
+    assert same.status_code == 400  # both the same: the second-language check says so
 
 
 def test_the_builders_check_boxes_lead_to_the_short_address(client, content):

@@ -86,7 +86,14 @@ def test_every_control_code_is_documented_and_told():
     text = DOC.read_text(encoding="utf-8")
     section = text.split("## A class table", 1)[1].split("## Worked example", 1)[0]
     codes = re.findall(r"^\| `(\w+)` \|", section, re.M)
-    params = {"turn_timer_ms": None, "beat_ms": 1800, "seat": 0, "name": "Ana", "code": "ACE"}
+    params = {
+        "turn_timer_ms": None,
+        "beat_ms": 1800,
+        "seat": 0,
+        "name": "Ana",
+        "code": "ACE",
+        "players": 3,
+    }
     for code in codes:
         assert control_text(code, {**params, "replaced": True})
     assert set(codes) == {
@@ -98,6 +105,7 @@ def test_every_control_code_is_documented_and_told():
         "bot_removed",
         "player_removed",
         "restarted",
+        "started_now",
     }
 
 

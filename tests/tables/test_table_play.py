@@ -121,6 +121,11 @@ async def test_a_reconnecting_player_gets_exactly_the_missed_events_and_keeps_th
         ("event", 4, "piles_won"),
         ("event", 5, "card_turned"),
     ]
+    told_back = await back.recv()  # everyone, Ben too, is told his connection is back
+    assert told_back["type"] == "seats" and [s["lost"] for s in told_back["seats"]] == [
+        False,
+        False,
+    ]
     assert await back.nothing()
     await back.send(type="resync", since=4)  # a resync answers the same way
     assert [(await back.recv())["seq"]] == [5]
@@ -177,19 +182,28 @@ async def test_a_computer_player_stands_in_for_an_absent_player_until_they_retur
     ben = await player(code, "Ben")
     assert (await ana.recv())["type"] == "seats"  # Ben sat down
     await ben.close()
+    lost = await ana.recv(timeout=0.5)  # told at once, before any stand-in
+    assert lost["type"] == "seats" and [s["lost"] for s in lost["seats"]] == [False, True]
+    assert [s["away"] for s in lost["seats"]] == [False, False]
     away = await ana.recv(timeout=2)  # 100 ms later, a stand-in takes Ben's seat
     assert away["type"] == "seats" and [s["away"] for s in away["seats"]] == [False, True]
+    assert away["seats"][1]["label"] == "Computer for \u2068Ben\u2069"  # never "Ben"
     await ana.send(type="turn")
     await ana.until("card_turned")
     events = await ana.until("card_turned")  # the stand-in turns Ben's card by itself
     assert events[-1]["params"] == {"seat": 1, "card": "8S"}
+    assert events[-1]["text"].startswith("\u2068Computer for \u2068Ben\u2069\u2069 turns")
     back = await connect(code, ben.session_key, hello={"since": 2})
     assert back.welcome["seat"] == 1
+    # Ben is told what his stand-in did: one card turned, nothing else
+    assert back.welcome["stood_in"] == {"turned": 1, "won": 0, "ties": 0, "wrong_calls": 0}
     given_back = await ana.recv()
     assert given_back["type"] == "seats" and [s["away"] for s in given_back["seats"]] == [
         False,
         False,
     ]
+    assert [s["lost"] for s in given_back["seats"]] == [False, False]
+    assert given_back["seats"][1]["label"] == "Ben"
     await ana.send(type="turn")
     assert (await back.until("card_turned"))[-1]["params"] == {"seat": 0, "card": "2C"}
     await ana.until("card_turned")

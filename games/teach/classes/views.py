@@ -22,6 +22,7 @@ from games import tables
 from games.learn import narration
 from games.models import Table
 from games.play.forms import BEAT_MS, LEVEL_CHOICES
+from games.play.share_links import share_url
 from games.play.views import session_key, table_page
 from games.tables.codes import normalise_code
 from games.tables.protocol import walkthrough_slugs
@@ -113,7 +114,7 @@ def class_teacher(request, code: str):
     context = {
         "code": code,
         "table": table,
-        "share_url": request.build_absolute_uri(reverse("play_table", args=[code])),
+        "share_url": share_url(request, code),
         "projector_url": reverse("class_projector", args=[code]),
         "replay_url": reverse("replay", args=[code]),
         "lesson_url": reverse("replay_lesson", args=[code]),

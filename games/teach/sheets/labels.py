@@ -2,7 +2,7 @@
 cannot be made: a teacher reads the titles the form shows ("The glossary", "US Letter",
 "עברית"), never the address's codes ("glossary", "letter", "he").
 
-The words are the builder's own (templates/games/includes/sheet_builder.html), so the
+The words are the builder's own (games/teach/templates/teach/includes/sheet_builder.html), so the
 two can never disagree.
 """
 

@@ -22,6 +22,7 @@ from games.context_processors import NATIVE_NAMES
 from games.teach.sheets import content as sheets_content
 from games.teach.sheets import query as sheets
 from games.teach.sheets.cells import direction
+from games.teach.sheets.language import first_language
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 
@@ -71,6 +72,12 @@ def columns(query: sheets.SheetQuery) -> list[dict]:
 def _query(request):
     """(query, None) for a good address; else (None, the response to send)."""
     lang = get_language()
+    first = first_language(request)
+    if isinstance(first, str):
+        context = {"problems": [first], "builder_url": reverse("teach") + "#sheet-builder"}
+        return None, render(request, "teach/sheet_bad_query.html", context, status=400)
+    if first is not None:
+        return None, first
     try:
         query = sheets.parse(lang, request.GET)
     except sheets.BadSheetQuery as bad:

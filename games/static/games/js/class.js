@@ -11,6 +11,7 @@ const statusLine = document.getElementById("class-status");
 const refusedLine = document.getElementById("control-refused");
 const seatsBody = document.getElementById("class-seats");
 const overBox = document.getElementById("class-over");
+const joinBox = document.getElementById("class-join");
 const overText = document.getElementById("class-over-text");
 const log = document.getElementById("told-log");
 const paceForm = document.getElementById("pace-form");
@@ -190,6 +191,16 @@ function changeCell(seat) {
     );
   } else if (seat.bot && seatChanges()) {
     cell.append(button(gettext("Remove the computer player"), () => send({ type: "remove_bot", seat: seat.seat })));
+  } else if (!seat.taken && state.klass && state.klass.fill_level && !state.klass.started) {
+    // "computer players for free seats" was ticked: the start fills this seat
+    const note = document.createElement("span");
+    note.className = "seat-note";
+    note.textContent = interpolate(
+      gettext("A computer player (%(level)s) takes this seat at the start."),
+      { level: config.levels[state.klass.fill_level] || "" },
+      true,
+    );
+    cell.append(note);
   } else if (!seat.taken && seatChanges()) {
     cell.append(
       button(gettext("Add a computer player"), () =>
@@ -276,6 +287,7 @@ function render() {
   renderSeats();
   const wasHidden = overBox.hidden;
   overBox.hidden = !over;
+  joinBox.hidden = over; // after the game: the replay and the lesson at the top, no code
   if (over) {
     overText.textContent = state.overText || gettext("The game is over.");
     if (wasHidden) overText.focus();

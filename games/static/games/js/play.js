@@ -62,6 +62,7 @@ function connectionClosed({ gone, retrying }) {
 const handlers = {
   welcome(frame) {
     const first = table.lastSeq === null;
+    const before = first ? null : { seat: table.seat, started: table.started };
     table.seat = frame.seat;
     table.seats = frame.seats;
     table.started = frame.started;
@@ -75,6 +76,7 @@ const handlers = {
     if (first || frame.seq < table.lastSeq) {
       table.view = frame.view;
       table.lastSeq = frame.seq;
+      change = { at: -Infinity, before: frame.seq };
       if (first && frame.seq > 0) {
         // A game under way (or over): tell its last events again, as history.
         table.lastSeq = Math.max(0, frame.seq - HISTORY);
@@ -84,7 +86,9 @@ const handlers = {
     }
     showSeats();
     draw(); // the seat may be new (just sat down, or back after a reconnection)
-    if (first && table.seat !== null && !config.projector) root.scrollIntoView({ block: "start" });
+    bringMovesIntoView(before);
+    if (frame.stood_in) table.standIn = { did: frame.stood_in, at: frame.seq };
+    tellStandInWhenCaughtUp();
     sendDone();
   },
   control(frame) {
@@ -103,10 +107,12 @@ const handlers = {
     updateButtons();
   },
   seats(frame) {
+    const before = { seat: table.seat, started: table.started };
     table.seats = frame.seats;
     table.started = frame.started;
     showSeats();
     draw();
+    bringMovesIntoView(before);
   },
   event(frame) {
     if (frame.seq <= table.lastSeq) return;
@@ -118,11 +124,13 @@ const handlers = {
     table.previous = table.view;
     table.view = frame.view;
     const old = table.history && frame.seq <= table.history;
+    if (!old) shownNow(frame.seq); // history is told, but the view drawn is the welcome's
     tell(frame, { announce: !old });
     if (!old) sound(frame.code);
     draw();
     if (frame.code === "game_over") finish(frame.text, { focus: !old });
     refusedLine.textContent = "";
+    tellStandInWhenCaughtUp();
   },
   error(frame) {
     const text = frame.message || gettext("That move is not allowed now.");
@@ -158,6 +166,7 @@ function pictureData() {
       top: card(v.face_up_tops[i]),
       out: v.out[i],
       to_play: i === v.to_play && !v.over && table.started,
+      lost: Boolean(table.seats[i] && table.seats[i].lost && !table.seats[i].away),
       learner: i === table.seat,
       changed: changed("face_down_counts", i) || changed("face_up_tops", i),
     })),
@@ -209,6 +218,27 @@ function keepMoveFocus(focused) {
   } else if (focused === moveGroup && possible(moves.turn)) moves.turn.focus();
 }
 
+// A child who sits down (by the code, at a class's start, at the class's next game)
+// finds the table and the moves on screen, without scrolling: the page's top bar
+// scrolls away, and the moves come up too when the screen is short.
+function bringMovesIntoView(before) {
+  if (config.projector || table.seat === null) return;
+  const satDown = before === null || before.seat !== table.seat;
+  const began = before !== null && !before.started && table.started;
+  if (!satDown && !began) return;
+  root.scrollIntoView({ block: "start" });
+  if (moveGroup.getBoundingClientRect().bottom > window.innerHeight) moveGroup.scrollIntoView({ block: "end" });
+}
+
+// The opener of a lobby table may start it with the players there (docs/protocol.md).
+const startNow = document.getElementById("start-now");
+startNow.querySelector("button").addEventListener("click", () => send({ type: "start" }));
+
+function showStartNow(taken) {
+  const opener = !table.klass && table.seat === 0 && !table.started && !config.projector;
+  startNow.hidden = !(opener && taken >= 2 && connected());
+}
+
 function showStatus(text) {
   if (statusLine.textContent === text) return; // role="status": told again on every change
   statusLine.textContent = text;
@@ -222,6 +252,7 @@ function showSeats() {
   const mayJoin = table.seat === null && free > 0 && !(table.view && table.view.over);
   // the teacher of a class never takes a seat (the server would refuse: is_teacher)
   joinForm.hidden = !mayJoin || config.projector || Boolean(k && k.teacher);
+  showStartNow(taken);
   let text;
   if (table.view && table.view.over) text = gettext("The game is over.");
   else if (k && !k.started) {
@@ -248,7 +279,16 @@ function showSeats() {
     );
   } else if (table.seat === null) text = gettext("You are watching this game.");
   else text = interpolate(gettext("You play as %(name)s."), { name: isolate(labelOf(table.seat)) }, true);
-  const away = table.seats.filter((s) => s.away).map((s) => s.label);
+  // A lost connection is told at once; the stand-in, when it comes, is named after the
+  // absent person ("Computer for Luka"), never as that person.
+  for (const s of table.seats.filter((seat) => seat.lost && !seat.away && seat.seat !== table.seat)) {
+    text += " " + interpolate(
+      gettext("%(name)s’s connection was lost. If they do not come back soon, a computer player will play for them."),
+      { name: isolate(s.name) },
+      true,
+    );
+  }
+  const away = table.seats.filter((s) => s.away).map((s) => s.name);
   if (away.length) {
     text += " " + interpolate(
       ngettext(
@@ -284,6 +324,10 @@ function ruleLinks(ids) {
   return p;
 }
 
+// A race's outcome stays the first, largest line: the "too late" calls that reach the
+// server after it are told under it, smaller (told-log li.told-too_late).
+const OUTCOMES = new Set(["piles_won", "tie_to_pot"]);
+
 function tell(frame, { announce }) {
   if (!frame.text) return;
   const item = document.createElement("li");
@@ -291,9 +335,51 @@ function tell(frame, { announce }) {
   item.append(frame.text);
   const rules = ruleLinks(frame.rules || []);
   if (rules) item.append(rules);
-  log.prepend(item);
+  const top = log.firstElementChild;
+  const outcome = top && [...OUTCOMES].some((code) => top.classList.contains(`told-${code}`));
+  if (frame.code === "too_late" && outcome) top.after(item);
+  else log.prepend(item);
   while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
+  showNewest();
   if (announce && (ANNOUNCED.has(frame.code) || frame.type === "control")) announcer.textContent = frame.text;
+}
+
+// The newest line is never cut off: the log's box grows to hold all of it (a long
+// sentence on a phone), and shows the top.
+const toldBox = document.getElementById("told");
+function showNewest() {
+  toldBox.style.maxBlockSize = "";
+  const first = log.firstElementChild;
+  const box = getComputedStyle(toldBox);
+  const padding = parseFloat(box.paddingTop) + parseFloat(box.paddingBottom);
+  const borders = parseFloat(box.borderTopWidth) + parseFloat(box.borderBottomWidth);
+  const room = toldBox.clientHeight - padding; // what the lines have (border-box sizing)
+  if (first && first.offsetHeight > room) {
+    toldBox.style.maxBlockSize = `${Math.ceil(first.offsetHeight + padding + borders) + 1}px`;
+  }
+  toldBox.scrollTop = 0;
+}
+window.addEventListener("resize", showNewest);
+
+// Back at a seat a computer player was playing for: what it did meanwhile (counted by
+// the server from the table's events), told on top once the events missed are told.
+function tellStandInWhenCaughtUp() {
+  if (!table.standIn || table.lastSeq < table.standIn.at) return;
+  tellStandIn(table.standIn.did);
+  table.standIn = null;
+}
+
+function tellStandIn(did) {
+  const n = (text, count) => interpolate(text, { count }, true);
+  const parts = [gettext("While you were away, a computer player played for you.")];
+  parts.push(n(ngettext("It turned over %(count)s card.", "It turned over %(count)s cards.", did.turned), did.turned));
+  if (did.won) parts.push(n(ngettext("It won %(count)s card.", "It won %(count)s cards.", did.won), did.won));
+  if (did.ties) parts.push(n(ngettext("It tied %(count)s time.", "It tied %(count)s times.", did.ties), did.ties));
+  if (did.wrong_calls) {
+    const text = ngettext("It made %(count)s wrong call.", "It made %(count)s wrong calls.", did.wrong_calls);
+    parts.push(n(text, did.wrong_calls));
+  }
+  tell({ type: "control", code: "stood_in", text: parts.join(" ") }, { announce: true });
 }
 
 // ---- A class table -------------------------------------------------------------
@@ -382,11 +468,29 @@ showSound();
 
 // ---- Moves: buttons, keys, touch ------------------------------------------------
 
+// People need time to react (RULES R9 (D)): a call pressed less than REACTION_MS after
+// the screen changed is judged against the screen before the change. So the page keeps
+// when the screen last changed and what it showed before, and a call sends that as
+// `seen`. Events arriving within BURST_MS of each other are one change (one action's
+// events come together).
+const REACTION_MS = 250;
+const BURST_MS = 30;
+let change = { at: -Infinity, before: null }; // the screen's last change
+
+function shownNow(seq) {
+  const now = performance.now();
+  if (now - change.at > BURST_MS) change = { at: now, before: seq - 1 };
+}
+
+function seenAt(pressedMs) {
+  return pressedMs - change.at < REACTION_MS ? change.before : table.lastSeq;
+}
+
 function move(kind) {
   const button = moves[kind];
   if (!button || button.disabled || button.hidden) return;
   const message = { type: kind };
-  if (kind !== "turn") message.seen = table.lastSeq;
+  if (kind !== "turn") message.seen = seenAt(performance.now());
   send(message);
 }
 
@@ -405,13 +509,13 @@ for (const [kind, button] of Object.entries(moves)) {
   });
 }
 
-// Physical keys (`code`), as in walkthrough-keys.js: on a Hebrew, Tamil or Marathi
-// keyboard layout the T key types another letter but is still KeyT.
+// Keys by their place on the keyboard (event.code), not the letter they type: on a
+// Hebrew, Tamil or Marathi layout the T key types another letter, and still turns.
 const KEYS = { KeyT: "turn", KeyS: "snap", KeyO: "snap_pot" };
 const projector = connectProjector(root);
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-  if (e.target.closest("input, textarea, select")) return;
+  if (e.target.closest && e.target.closest("input, textarea, select")) return;
   if (e.code in KEYS) {
     e.preventDefault();
     move(KEYS[e.code]);

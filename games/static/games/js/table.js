@@ -73,6 +73,7 @@ function seat(player) {
   if (player.learner) badge("you", gettext("you"));
   if (player.to_play) badge("turn", gettext("to play"));
   if (player.out) badge("out-badge", gettext("out"));
+  if (player.lost) badge("lost", gettext("connection lost"));
   if (player.changed) badges.push(hidden(`, ${gettext("just changed")}`));
   return el("li", { class: classes.join(" "), "data-seat": String(player.seat) }, [
     el("p", { class: "seat-name" }, [
@@ -178,8 +179,9 @@ function cssPixels(container, name, fallback) {
 }
 
 /** Place the seats for unit size `u` in a box W×H; null if they collide
- * (unless `anyway`: the last resort when nothing fits). */
-function place(container, u, W, H, anyway = false) {
+ * (unless `anyway`: the last resort when nothing fits), or if `centred` and the
+ * pot cannot sit in the middle of the table. */
+function place(container, u, W, H, anyway = false, centred = false) {
   container.style.setProperty("--u", `${u}px`);
   const seats = [...container.querySelectorAll(".seat")];
   const potNode = container.querySelector(".pot");
@@ -227,11 +229,15 @@ function place(container, u, W, H, anyway = false) {
     else right = Math.min(right, b.x);
   }
   if (left < right) pot.x = (left + right) / 2 - pot.w / 2;
+  if (centred && !anyway && Math.abs(pot.x - (W - pot.w) / 2) > u) return null;
   const centre = { x: pot.x - ring, y: pot.y - ring, w: pot.w + 2 * ring, h: pot.h + 2 * ring };
   const potOutside = pot.x < 2 || pot.y < 2 || pot.x + pot.w > W - 2 || pot.y + pot.h > H - 2;
   if ((potOutside || boxes.some((b) => overlaps(b, centre, 4))) && !anyway) return null;
   return { u, seats, boxes, pot, potNode };
 }
+
+/** How much smaller seats may get so that the Snap Pot sits in the middle. */
+const CENTRE_SHRINK = 0.85;
 
 function fit(container) {
   if (!container.querySelector(".seat")) return;
@@ -251,11 +257,11 @@ function fit(container) {
   // Largest first; at each size, badges on one line first, then wrapped.
   // Only when that fails at the smallest size, compact seats (face-down
   // piles as a number), and only then a taller box.
-  const tryAt = (u, height, compact) => {
+  const tryAt = (u, height, compact, centred = false) => {
     container.classList.toggle("compact", compact);
     for (const wrap of [false, true]) {
       container.classList.toggle("wrap-badges", wrap);
-      const found = place(container, u, W, height);
+      const found = place(container, u, W, height, false, centred);
       if (found) return found;
     }
     return null;
@@ -263,6 +269,17 @@ function fit(container) {
   let layout = null;
   for (const compact of [false, true]) {
     for (let u = uMax; u >= uMin && !layout; u *= 0.94) layout = tryAt(u, H, compact);
+  }
+  // The Snap Pot beside the middle (where the seats left room): in the middle instead,
+  // if seats a little smaller (down to CENTRE_SHRINK) allow it, else as it was.
+  if (layout && Math.abs(layout.pot.x - (W - layout.pot.w) / 2) > layout.u) {
+    const found = layout;
+    const compact = container.classList.contains("compact");
+    let centred = null;
+    for (let u = found.u; u >= Math.max(uMin, found.u * CENTRE_SHRINK) && !centred; u *= 0.94) {
+      centred = tryAt(u, H, compact, true);
+    }
+    layout = centred || tryAt(found.u, H, compact);
   }
   // Even that does not fit (many seats, small screen): make the box taller,
   // so the page scrolls rather than seats covering each other.

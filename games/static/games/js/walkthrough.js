@@ -276,9 +276,16 @@ function press(kind) {
   (outcomeOf(answer) === "mistake" ? buttons.retry : buttons.example).focus();
 }
 
+let lastTapped = null; // the button of the last tap that counted
+
 function tappedTooSoon(event) {
-  // A pointer double tap must not fall through onto the next step's buttons.
-  return event.detail > 0 && performance.now() - changedAt < REPEAT_MS;
+  // A pointer double tap must not fall through onto the next step's buttons; tapping
+  // the same Back or Next again counts, however quickly (a teacher stepping on fast).
+  const button = event.currentTarget;
+  const again = button === lastTapped && (button === buttons.next || button === buttons.back);
+  const tooSoon = event.detail > 0 && performance.now() - changedAt < REPEAT_MS && !again;
+  if (!tooSoon) lastTapped = button;
+  return tooSoon;
 }
 
 buttons.back.addEventListener("click", (event) => tappedTooSoon(event) || backward());
