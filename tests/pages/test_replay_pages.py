@@ -31,8 +31,8 @@ from .replay_helpers import page_frames, store_game
 pytestmark = pytest.mark.django_db
 
 ANA = "<b>Ana</b>"
-#: The seed of a long game: 338 actions between four computer players.
-LONG_GAME = 23
+#: The seed of a long game: 332 accepted actions between four computer players.
+LONG_GAME = 42
 #: Sentences of this work that the catalogs do not have yet (the coordinator runs
 #: makemessages once), as whole text nodes: on a page in another language they may show
 #: in English until they are translated; any other English is a leak.
