@@ -5,19 +5,44 @@ group expiry, a copy per receiver, and group_send to the members only."""
 from __future__ import annotations
 
 import asyncio
+import functools
+import threading
 
 import pytest
 from channels.exceptions import ChannelFull
 
 from snapsite.channel_layer import LazyExpiryChannelLayer
 
-pytestmark = pytest.mark.asyncio
+
+def in_own_loop(test):
+    """Run an async test in a fresh event loop on a thread of its own: a browser test's
+    Playwright (sync API) leaves its loop marked as running on the main thread."""
+
+    @functools.wraps(test)
+    def run() -> None:
+        failure: list[BaseException] = []
+
+        def target() -> None:
+            try:
+                asyncio.run(test())
+            except BaseException as error:  # reported on the test's own thread
+                failure.append(error)
+
+        worker = threading.Thread(target=target)
+        worker.start()
+        worker.join(timeout=30)
+        assert not worker.is_alive(), "the test's loop did not finish"
+        if failure:
+            raise failure[0]
+
+    return run
 
 
 async def receive_soon(layer, channel: str, timeout: float = 0.2):
     return await asyncio.wait_for(layer.receive(channel), timeout)
 
 
+@in_own_loop
 async def test_a_message_sent_is_received_once_as_its_own_copy():
     layer = LazyExpiryChannelLayer()
     message = {"type": "table.event", "view": {"piles": [1, 2]}}
@@ -28,6 +53,7 @@ async def test_a_message_sent_is_received_once_as_its_own_copy():
         await receive_soon(layer, "one", 0.05)
 
 
+@in_own_loop
 async def test_a_full_channel_refuses_the_next_message():
     layer = LazyExpiryChannelLayer(capacity=2)
     await layer.send("one", {"type": "a"})
@@ -37,6 +63,7 @@ async def test_a_full_channel_refuses_the_next_message():
     assert (await receive_soon(layer, "one"))["type"] == "a"
 
 
+@in_own_loop
 async def test_group_send_reaches_each_member_with_its_own_copy_and_skips_a_full_one():
     layer = LazyExpiryChannelLayer(capacity=1)
     for channel in ("a", "b", "c"):
@@ -53,6 +80,7 @@ async def test_group_send_reaches_each_member_with_its_own_copy_and_skips_a_full
         await receive_soon(layer, "d", 0.05)
 
 
+@in_own_loop
 async def test_an_expired_message_is_dropped_and_its_channel_leaves_its_groups():
     layer = LazyExpiryChannelLayer(expiry=0.05)
     await layer.group_add("table.X", "gone")
@@ -67,6 +95,7 @@ async def test_an_expired_message_is_dropped_and_its_channel_leaves_its_groups()
     assert "gone" not in layer.groups.get("table.X", {}) and "table.Y" not in layer.groups
 
 
+@in_own_loop
 async def test_a_group_membership_ends_after_group_expiry_unless_joined_again():
     layer = LazyExpiryChannelLayer(group_expiry=0.1)
     await layer.group_add("table.X", "old")
@@ -80,6 +109,7 @@ async def test_a_group_membership_ends_after_group_expiry_unless_joined_again():
         await receive_soon(layer, "old", 0.05)
 
 
+@in_own_loop
 async def test_a_discarded_channel_gets_no_more_group_messages_and_flush_empties_all():
     layer = LazyExpiryChannelLayer()
     await layer.group_add("table.X", "a")
@@ -96,6 +126,7 @@ async def test_a_discarded_channel_gets_no_more_group_messages_and_flush_empties
         await receive_soon(layer, "b", 0.05)
 
 
+@in_own_loop
 async def test_a_receiver_waiting_before_the_send_gets_the_message():
     layer = LazyExpiryChannelLayer()
     waiting = asyncio.create_task(layer.receive("late"))

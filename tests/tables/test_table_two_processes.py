@@ -134,7 +134,7 @@ class Tablet:
         self.seqs: list[int] = []
         self.welcomed_at: int | None = None  # the seq of the first welcome
         self.last_frames: list[dict] = []  # told when something goes wrong
-        self._turned_at: int | None = None  # the table's turn count when it last turned
+        self._turned_at: int | None = None  # the seq of the view it last turned on
         self.over = False
         self.error: BaseException | None = None
         self._stop = threading.Event()
@@ -146,6 +146,7 @@ class Tablet:
             "127.0.0.1", port, f"/ws/play/{self.code}/",
             origin=f"http://127.0.0.1:{port}", cookie=f"sessionid={self.key}", timeout=20,
         )  # fmt: skip
+        self._turned_at = None  # a new connection: its turn may not have arrived
         since = self.seqs[-1] if self.seqs else None
         self.client.send_json(
             {"type": "hello"} if since is None else {"type": "hello", "since": since}
@@ -170,6 +171,8 @@ class Tablet:
             while not self._stop.is_set() and not self.over:
                 frame = self.client.receive_json()
                 self.last_frames = [*self.last_frames[-4:], frame]
+                if frame["type"] in ("welcome", "error"):  # a new screen, or a refused turn
+                    self._turned_at = None
                 if frame["type"] == "welcome":
                     assert frame["seat"] == self.seat, frame
                     if self.welcomed_at is None:
@@ -181,8 +184,8 @@ class Tablet:
                 if self._pending():
                     continue  # a catch-up: act on the newest view only, as a page does
                 if view and view.get("to_play") == self.seat and not view.get("over"):
-                    if view.get("turns") != self._turned_at:
-                        self._turned_at = view.get("turns")
+                    if view.get("seq") != self._turned_at:  # once per screen shown
+                        self._turned_at = view.get("seq")
                         self.client.send_json({"type": "turn"})
         except (WebSocketClosed, OSError) as error:
             if not self._stop.is_set():
