@@ -1,28 +1,45 @@
-"""A finished game to replay, for benchmarks: computer players play it on the engine
-(simulated clock), and it is stored as a live table stores its steps."""
+"""Finished games to replay, for tests and benchmarks: computer players play a game on
+the engine (simulated clock), and it is stored through the live tables' own storage
+(``games.tables.store``): the table as dealt, then every accepted action with its
+numbered events, as a table owner stores them."""
 
 from __future__ import annotations
 
-from games.engine import DEFAULT_OPTIONS, BotLevel, apply, play_bot_game, start_state, view
+from games.engine import DEFAULT_OPTIONS, BotLevel, Options, apply, play_bot_game, start_state, view
 from games.tables import store, table_create
 from games.tables.owner import event_data
 from games.tables.protocol import action_to_json, view_to_json
 
-LEVELS = [BotLevel.BEGINNER, BotLevel.STEADY, BotLevel.QUICK, BotLevel.STEADY]
+LEVELS = (BotLevel.BEGINNER, BotLevel.STEADY, BotLevel.QUICK, BotLevel.STEADY)
 
 
-def store_sample_game(seed: int = 4) -> str:
-    """Play and store a four-player game; return its table's code."""
-    _end, record = play_bot_game(4, seed, LEVELS, DEFAULT_OPTIONS)
+def store_game(
+    players: int = 4,
+    seed: int = 4,
+    options: Options = DEFAULT_OPTIONS,
+    names: dict[int, str] | None = None,
+    stop_after: int | None = None,
+) -> str:
+    """Play a game between computer players and store it as a table; return its code.
+
+    ``names`` seats people instead (seat -> typed name); ``stop_after`` stores only that
+    many actions (a game not over yet)."""
+    names = names or {}
+    _end, record = play_bot_game(players, seed, list(LEVELS[:players]), options)
     code = table_create(
-        players=4,
-        options=DEFAULT_OPTIONS,
-        bots=dict(enumerate(LEVELS)),
+        players=players,
+        options=options,
+        bots={s: LEVELS[s] for s in range(players) if s not in names},
         deck=record.deck,
         dealer=record.dealer,
     )
-    table, state, index = store.table_id(code), start_state(record), 0
+    table = store.table_id(code)
+    for seat, name in names.items():
+        store.seat_bind(table, seat, f"session-{seat}", name)
+    state, index = start_state(record), 0
     for action in record.actions:
+        if stop_after is not None and index >= stop_after:
+            break
         step = apply(state, action)
         if step.rejected:  # a table stores accepted actions only
             continue
@@ -34,3 +51,8 @@ def store_sample_game(seed: int = 4) -> str:
         store.step_append(table, index, action_to_json(action), events)
         state, index = step.state, index + 1
     return code
+
+
+def store_sample_game(seed: int = 4) -> str:
+    """Play and store a four-player game of computer players; return its table's code."""
+    return store_game(4, seed)
