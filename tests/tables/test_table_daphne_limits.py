@@ -3,12 +3,9 @@ unsent frames pass ``WS_SEND_BACKLOG_BYTES``, instead of buffering them without 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 
-from .test_table_daphne_restart import ROOT, free_port, start_daphne
+from .test_table_daphne_restart import free_port, site_with_table, start_daphne
 from .wsclient import WebSocketClosed, WSClient
 
 CREATE = """
@@ -23,21 +20,7 @@ print(tables.table_create(
 
 
 def test_a_client_that_never_reads_is_dropped_when_its_backlog_passes_the_limit(tmp_path):
-    db = tmp_path / "live.sqlite3"
-    env = {
-        **os.environ,
-        "DEBUG": "1",
-        "DATABASE_URL": f"sqlite:///{db}",
-        "REDIS_URL": "",
-        "WS_SEND_BACKLOG_BYTES": "20000",
-    }
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
-    made = subprocess.run(
-        manage + ["shell", "-c", CREATE], env=env, cwd=ROOT, check=True, capture_output=True
-    )
-    code = made.stdout.decode().split()[-1]
+    env, code = site_with_table(tmp_path, CREATE, WS_SEND_BACKLOG_BYTES="20000")
     port = free_port()
     with open(tmp_path / "daphne.log", "w") as log:
         server = start_daphne(env, port, log)
@@ -70,15 +53,7 @@ def test_a_client_that_never_reads_is_dropped_when_its_backlog_passes_the_limit(
 
 
 def test_a_flooding_client_is_closed_with_4429_and_its_socket_let_go(tmp_path):
-    db = tmp_path / "live.sqlite3"
-    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{db}", "REDIS_URL": ""}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
-    made = subprocess.run(
-        manage + ["shell", "-c", CREATE], env=env, cwd=ROOT, check=True, capture_output=True
-    )
-    code = made.stdout.decode().split()[-1]
+    env, code = site_with_table(tmp_path, CREATE)
     port = free_port()
     with open(tmp_path / "daphne.log", "w") as log:
         server = start_daphne(env, port, log)

@@ -55,6 +55,21 @@ def start_daphne(env: dict, port: int, log) -> subprocess.Popen:
     raise RuntimeError("daphne did not start")
 
 
+def site_with_table(tmp_path: Path, create: str, **settings: str) -> tuple[dict, str]:
+    """The environment of a site on a file SQLite database in ``tmp_path`` (``settings``
+    added to it), migrated, with one table made by the ``create`` script: (env, code)."""
+    db = tmp_path / "live.sqlite3"
+    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{db}", "REDIS_URL": ""}
+    env.update(settings)
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
+    made = subprocess.run(
+        manage + ["shell", "-c", create], env=env, cwd=ROOT, check=True, capture_output=True
+    )
+    return env, made.stdout.decode().split()[-1]
+
+
 def open_table(port: int, code: str, since: int | None) -> tuple[WSClient, dict]:
     client = WSClient("127.0.0.1", port, f"/ws/play/{code}/", origin=f"http://127.0.0.1:{port}")
     client.send_json({"type": "hello"} if since is None else {"type": "hello", "since": since})
@@ -81,15 +96,8 @@ def stored_record(db: Path, code: str) -> Record:
 
 
 def test_a_killed_server_started_again_finishes_the_game_delivering_every_event_once(tmp_path):
+    env, code = site_with_table(tmp_path, CREATE)
     db = tmp_path / "live.sqlite3"
-    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{db}", "REDIS_URL": ""}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run(manage + ["migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True)
-    made = subprocess.run(
-        manage + ["shell", "-c", CREATE], env=env, cwd=ROOT, check=True, capture_output=True
-    )
-    code = made.stdout.decode().split()[-1]
     log = open(tmp_path / "daphne.log", "w")
     port = free_port()
     server = start_daphne(env, port, log)
