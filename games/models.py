@@ -179,6 +179,11 @@ class Table(models.Model):
     opener_address = models.GenericIPAddressField(null=True, blank=True)
     # closed because nobody was connected for TABLE_IDLE_CLOSE_S (its record is kept)
     idle_closed = models.DateTimeField(null=True, blank=True)
+    # played around one device (a tablet lying flat): one browser session holds the
+    # seats of the people at it, each on an edge of the screen (Seat.lang: its language)
+    on_device = models.BooleanField(default=False)
+    # class tables opened together, one per tablet: the code of the first of them
+    device_group = models.CharField(max_length=12, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created"]
@@ -198,6 +203,8 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=16, blank=True)
     # a class table's student: the walkthroughs finished (slugs), sent by the student's page
     done = models.JSONField(default=list, blank=True)
+    # at a table on one device: the language of this seat's edge of the screen ("": the page's)
+    lang = models.CharField(max_length=8, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
