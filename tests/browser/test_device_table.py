@@ -1,0 +1,209 @@
+"""A table on one device in a real browser, against daphne (issue 19): one tablet lying
+flat, each child at an edge of their own, read the right way up from there, in that
+edge's language; real multi-touch (Chromium's touch events, several fingers at once)
+on the edges' buttons, judged by the engine.
+
+The screenshots go to /work/wt/shots/device-page/ (SHOTS overrides it) and are there to
+be looked at; the checks on them are what a test can see: each edge turned towards its
+side, its words in its language, every button big enough, wholly on screen and not
+covered, and no two parts of the board overlapping."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import manage
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(os.environ.get("SHOTS", "/work/wt/shots/device-page"))
+SIZES = {"tablet-portrait": (768, 1024), "tablet-landscape": (1024, 768), "laptop": (1280, 800)}
+SCRIPTS = {
+    "he": re.compile(r"[\u0590-\u05ff]"),
+    "ta": re.compile(r"[\u0b80-\u0bff]"),
+    "en": re.compile(r"^[^\u0590-\u05ff\u0b80-\u0bff]*[A-Za-z][^\u0590-\u05ff\u0b80-\u0bff]*$"),
+}
+
+
+def new_session(env: dict) -> str:
+    code = (
+        "from django.contrib.sessions.backends.db import SessionStore; "
+        "s = SessionStore(); s.create(); print(s.session_key)"
+    )
+    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
+
+
+def device_table(env: dict, key: str, people: list[tuple[str, str]], **settings: str) -> str:
+    """A table on one device in the served site's database: ``people`` (name, language)
+    on its first seats, all held by the browser session ``key``; ``settings`` as for
+    ``tables.table_create`` (Python source: ``bots="{2: BotLevel.STEADY}"``)."""
+    settings.setdefault("players", str(len(people)))
+    source = ", ".join(f"{k}={v}" for k, v in settings.items())
+    code = (
+        "from games import tables; from games.engine import BotLevel, Options; "
+        "from games.models import Seat, Table; "
+        "from tests.tables.helpers import stacked_deck; "
+        f"code = tables.table_create({source}); "
+        "Table.objects.filter(code=code).update(on_device=True); "
+        f"[Seat.objects.filter(table__code=code, number=n).update(session_key={key!r}, "
+        f"display_name=name, lang=lang) for n, (name, lang) in enumerate({people!r})]; "
+        "print(code)"
+    )
+    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
+
+
+def stored_events(env: dict, code: str) -> list[dict]:
+    """The table's events as the server stored them (code and params), in order."""
+    source = (
+        "import json; from games.models import TableEvent; "
+        f"print(json.dumps([e.data for e in TableEvent.objects.filter(table__code={code!r})]))"
+    )
+    return json.loads(manage(env, "shell", "-c", source).strip().splitlines()[-1])
+
+
+@pytest.fixture
+def tablet(chromium, site_url, site_env):
+    """Opens a page on a touch screen whose session holds a device table's seats."""
+    contexts = []
+
+    def open_page(people, *, lang="en", size=(768, 1024), **settings):
+        key = new_session(site_env)
+        code = device_table(site_env, key, people, **settings)
+        width, height = size
+        context = chromium.new_context(
+            viewport={"width": width, "height": height}, has_touch=True, locale=lang
+        )
+        contexts.append(context)
+        context.add_cookies([{"name": "sessionid", "value": key, "url": site_url}])
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(f"{site_url}/{lang}/play/{code}/")
+        page.locator(".edge .piles .card").first.wait_for(timeout=10000)
+        page.code = code
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+#: What is wrong with the board as it is on screen now.
+BOARD_PROBLEMS = """() => {
+  const problems = [];
+  const vw = document.documentElement.clientWidth, vh = innerHeight;
+  const board = document.getElementById("device-table");
+  const parts = [...board.querySelectorAll(".edge, .device-centre")];
+  const rects = parts.map((p) => p.getBoundingClientRect());
+  const name = (p) => p.dataset.seat ? `edge ${p.dataset.seat}` : "the middle";
+  rects.forEach((r, i) => {
+    if (r.top < -0.5 || r.left < -0.5 || r.bottom > vh + 0.5 || r.right > vw + 0.5)
+      problems.push(`${name(parts[i])} is off the screen`);
+    rects.slice(i + 1).forEach((q, j) => {
+      const apart = r.right <= q.left + 0.5 || q.right <= r.left + 0.5
+        || r.bottom <= q.top + 0.5 || q.bottom <= r.top + 0.5;
+      if (!apart)
+        problems.push(`${name(parts[i])} overlaps ${name(parts[i + 1 + j])}`);
+    });
+  });
+  // Everything in a part is inside it (nothing cut off by its overflow: hidden)
+  for (const part of parts) {
+    const box = part.getBoundingClientRect();
+    const inner = "button:not([hidden]), .edge-name, .pile, .pot, .bot, .finished, .centre-tools a";
+    for (const el of part.querySelectorAll(inner)) {
+      const r = el.getBoundingClientRect();
+      if (!r.width) continue;
+      const inside = r.top >= box.top - 0.5 && r.left >= box.left - 0.5
+        && r.bottom <= box.bottom + 0.5 && r.right <= box.right + 0.5;
+      if (!inside)
+        problems.push(`${el.className || el.tagName} of ${name(part)} is cut off`);
+    }
+  }
+  for (const button of board.querySelectorAll(".edge button")) {
+    const style = getComputedStyle(button);
+    if (style.display === "none" || style.visibility === "hidden") continue;
+    const r = button.getBoundingClientRect();
+    const where = `${button.dataset.move} of edge ${button.closest(".edge").dataset.seat}`;
+    if (r.width < 48 || r.height < 48) problems.push(`${where} is ${r.width | 0}x${r.height | 0}`);
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !button.contains(hit)) problems.push(`${where} is covered`);
+    if (style.touchAction !== "none") problems.push(`${where} may pan`);
+  }
+  if (document.documentElement.scrollWidth > vw || document.documentElement.scrollHeight > vh)
+    problems.push("the page scrolls");
+  return problems;
+}"""
+
+#: Which way each edge's name reads on screen: where its first letter is against its
+#: last ("down" = from the screen's top to its bottom), and which way its letters stand.
+READING = """() => [...document.querySelectorAll(".edge")].map((edge) => {
+  const text = edge.querySelector(".edge-name .name").firstChild;
+  const range = document.createRange();
+  const at = (i) => {
+    range.setStart(text, i);
+    range.setEnd(text, i + 1);
+    return range.getBoundingClientRect();
+  };
+  const first = at(0), last = at(text.length - 1);
+  const dx = last.left + last.width / 2 - (first.left + first.width / 2);
+  const dy = last.top + last.height / 2 - (first.top + first.height / 2);
+  const flow = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up");
+  const style = getComputedStyle(edge);
+  const side = [...edge.classList].find((c) => c.startsWith("edge-"));
+  return {seat: Number(edge.dataset.seat), edge: side, flow, dir: edge.dir, lang: edge.lang,
+          writing: style.writingMode, transform: style.transform};
+})"""
+
+#: The way a name written left to right reads at each edge, for the person sitting there.
+LTR_FLOW = {"edge-bottom": "right", "edge-top": "left", "edge-left": "down", "edge-right": "up"}
+RTL_FLOW = {"edge-bottom": "left", "edge-top": "right", "edge-left": "up", "edge-right": "down"}
+
+ANA, NOA, KAVIN, LUKA, URI, MEENA = (
+    ("Ana", "en"), ("נועה", "he"), ("கவின்", "ta"), ("Luka", "en"), ("אורי", "he"), ("மீனா", "ta"),
+)  # fmt: skip
+BOARDS = {
+    # page language: (the people at the tablet, how many computer players), ...
+    "en": [([ANA, NOA], 0), ([ANA, NOA, LUKA, URI], 1)],
+    "he": [([NOA, KAVIN], 0), ([NOA, KAVIN, URI], 1)],
+    "ta": [([KAVIN, NOA], 1), ([KAVIN, NOA, MEENA, URI], 0)],
+}
+
+
+def computers(people: list, count: int) -> str:
+    """The ``bots`` of a table whose people sit first (Python source)."""
+    return "{" + ", ".join(f"{len(people) + i}: BotLevel.STEADY" for i in range(count)) + "}"
+
+
+@pytest.mark.parametrize("lang", list(BOARDS))
+def test_each_edge_faces_its_child_in_its_language_at_every_size(tablet, lang):
+    for people, bots in BOARDS[lang]:
+        page = tablet(
+            people, lang=lang, players=str(len(people) + bots), bots=computers(people, bots),
+            beat_ms="3000",
+        )  # fmt: skip
+        langs = "+".join(sorted({p[1] for p in people}))
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(400)
+            assert page.evaluate(BOARD_PROBLEMS) == [], (lang, len(people), size)
+            name = f"device-{lang}-{len(people)}p-{langs}-{size}.png"
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / name))
+        # each edge reads the right way up from its side, in its language
+        readings = page.evaluate(READING)
+        for reading, (_name, edge_lang) in zip(readings, people, strict=True):
+            flows = RTL_FLOW if edge_lang == "he" else LTR_FLOW
+            assert reading["lang"] == edge_lang
+            assert reading["dir"] == ("rtl" if edge_lang == "he" else "ltr")
+            assert reading["flow"] == flows[reading["edge"]], reading
+        for seat, (_name, edge_lang) in enumerate(people):
+            edge = page.locator(f'.edge[data-seat="{seat}"]')
+            words = edge.locator("[data-move=snap_pot]").inner_text()
+            words += edge.locator(".edge-moves").get_attribute("aria-label")
+            assert SCRIPTS[edge_lang].search(words), (edge_lang, words)
+        assert page.errors == []
