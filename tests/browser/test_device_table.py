@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -81,8 +82,9 @@ def tablet(chromium, site_url, site_env):
         contexts.append(context)
         context.add_cookies([{"name": "sessionid", "value": key, "url": site_url}])
         page = context.new_page()
-        page.errors = []
+        page.errors = []  # script errors, and anything the CSP refused
         page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.goto(f"{site_url}/{lang}/play/{code}/")
         page.locator(".edge .piles .card").first.wait_for(timeout=10000)
         page.code = code
@@ -207,3 +209,122 @@ def test_each_edge_faces_its_child_in_its_language_at_every_size(tablet, lang):
             words += edge.locator(".edge-moves").get_attribute("aria-label")
             assert SCRIPTS[edge_lang].search(words), (edge_lang, words)
         assert page.errors == []
+
+
+def centre(page, selector: str) -> dict:
+    box = page.locator(selector).bounding_box()
+    assert box, selector
+    return {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+
+
+def touch(page, *selectors: str) -> None:
+    """Fingers on the centres of ``selectors`` all at once (one touch event with a
+    touch point each, as a tablet sends two children's fingers), then lifted."""
+    cdp = page.context.new_cdp_session(page)
+    points = [
+        {**centre(page, s), "id": i, "radiusX": 8, "radiusY": 8} for i, s in enumerate(selectors)
+    ]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def button(seat: int, move: str) -> str:
+    return f'.edge[data-seat="{seat}"] [data-move="{move}"]'
+
+
+def top_rank(seat: int) -> str:
+    return f'.edge[data-seat="{seat}"] .piles .card.face .rank'
+
+
+def wait_for_event(env: dict, code: str, event: str, timeout: float = 10) -> list[dict]:
+    """The stored events once one of kind ``event`` is among them."""
+    deadline = time.monotonic() + timeout
+    while True:
+        events = stored_events(env, code)
+        if any(e["code"] == event for e in events):
+            return events
+        assert time.monotonic() < deadline, (event, events)
+        time.sleep(0.3)
+
+
+def turn_both(page) -> None:
+    """Ana (seat 0) and Noa (seat 1) each turn a card, by touch, at their own edge: the
+    turn button is only at the edge of whoever is to play."""
+    for seat in (0, 1):
+        other = 1 - seat
+        page.locator(f"{button(seat, 'turn')}:not([disabled])").wait_for(timeout=5000)
+        assert not page.locator(button(other, "turn")).is_visible()
+        touch(page, button(seat, "turn"))
+        page.locator(top_rank(seat)).wait_for(timeout=5000)
+
+
+def test_two_fingers_at_once_on_two_edges_snap_buttons_are_a_tie(tablet, site_env):
+    # people turn their own cards here (no beat): the sevens come up on the second turn
+    page = tablet([ANA, NOA], deck='stacked_deck(2, ["7H", "7S", "2C", "9D"])', dealer="1")
+    turn_both(page)
+    assert page.locator(top_rank(0)).inner_text() == page.locator(top_rank(1)).inner_text() == "7"
+    touch(page, button(0, "snap"), button(1, "snap"))
+    events = wait_for_event(site_env, page.code, "tie_to_pot")
+    calls = [e for e in events if e["code"] in ("race_opened", "call_joined")]
+    assert sorted(e["params"]["seat"] for e in calls) == [0, 1]
+    tie = next(e for e in events if e["code"] == "tie_to_pot")
+    assert sorted(tie["params"]["callers"]) == [0, 1]
+    assert not any(e["code"] == "piles_won" for e in events)
+    # each edge is told the tie in its own language, the outcome first
+    page.locator('.edge[data-seat="1"] .told-tie_to_pot').wait_for(timeout=5000)
+    assert SCRIPTS["he"].search(
+        page.locator('.edge[data-seat="1"] .edge-told li').first.inner_text()
+    )
+    english = page.locator('.edge[data-seat="0"] .edge-told li').first.inner_text()
+    assert not SCRIPTS["he"].search(english) and "Ana" in english
+    assert page.errors == []
+
+
+def test_a_press_at_one_edge_calls_for_that_edges_child_only(tablet, site_env):
+    page = tablet([ANA, NOA], deck='stacked_deck(2, ["7H", "7S", "2C", "9D"])', dealer="1")
+    turn_both(page)
+    touch(page, button(1, "snap"))  # Noa, at the top edge
+    events = wait_for_event(site_env, page.code, "piles_won")
+    calls = [e for e in events if e["code"] in ("race_opened", "call_joined", "wrong_call")]
+    assert [e["params"]["seat"] for e in calls] == [1]
+    won = next(e for e in events if e["code"] == "piles_won")
+    assert won["params"]["winner"] == 1
+    # Noa's face-down pile took both piles: 25 + 2; Ana's is as it was
+    page.wait_for_function(
+        """() => document.querySelector('.edge[data-seat="1"] .pile-count').textContent === "27" """
+    )
+    assert page.locator('.edge[data-seat="0"] .pile-count').first.inner_text() == "25"
+    assert page.errors == []
+
+
+def test_a_wrong_press_at_one_edge_pays_the_player_who_had_just_played(tablet, site_env):
+    page = tablet([ANA, NOA], deck='stacked_deck(2, ["7H", "2S", "9C", "4D"])', dealer="1")
+    page.locator(f"{button(0, 'turn')}:not([disabled])").wait_for(timeout=5000)
+    touch(page, button(0, "turn"))  # Ana turns the seven of hearts: nothing to call
+    page.locator(top_rank(0)).wait_for(timeout=5000)
+    touch(page, button(1, "snap"))  # Noa calls anyway
+    events = wait_for_event(site_env, page.code, "wrong_call")
+    wrong = next(e for e in events if e["code"] == "wrong_call")
+    # R13: the caller pays a card to the player who has just played: Ana
+    assert wrong["params"]["seat"] == 1 and wrong["params"]["penalty_to"] == 0
+    page.wait_for_function(
+        """() => document.querySelector('.edge[data-seat="0"] .pile-count').textContent === "26" """
+    )
+    assert page.locator('.edge[data-seat="1"] .pile-count').first.inner_text() == "25"
+    told = page.locator('.edge[data-seat="1"] .edge-told li').first
+    assert "told-wrong_call" in told.get_attribute("class")
+    assert SCRIPTS["he"].search(told.inner_text())
+    assert page.errors == []
+
+
+def test_one_shared_line_in_the_middle_when_every_edge_reads_one_language(tablet, site_env):
+    page = tablet([ANA, LUKA], lang="he", deck='stacked_deck(2, ["7H", "2S", "9C", "4D"])')
+    page.locator(f"{button(0, 'turn')}:not([disabled])").wait_for(timeout=5000)
+    touch(page, button(0, "turn"))
+    line = page.locator("#centre-told li.told-card_turned")
+    line.wait_for(timeout=5000)
+    # the edges' language (English), not the page's (Hebrew); no line at the edges
+    assert "Ana" in line.inner_text() and not SCRIPTS["he"].search(line.inner_text())
+    assert not page.locator(".edge-told").first.is_visible()
+    assert page.errors == []
