@@ -59,6 +59,7 @@ function readEdge(node) {
     log: node.querySelector(".edge-told"),
     refused: node.querySelector(".edge-refused"),
     piles: node.querySelector(".piles"),
+    pressed: {}, // when each move was last sent from this edge
   };
 }
 
@@ -136,9 +137,16 @@ function updateButtons() {
 
 // ---- Moves -------------------------------------------------------------------
 
+// A child who drums on a button sends one move per REPEAT_MS: the table's connection is
+// shared by the whole tablet, and its frame budget (docs/protocol.md, "Limits") with it.
+const REPEAT_MS = 250;
+
 function move(edge, kind) {
   const button = edge.moves[kind];
   if (!button || button.disabled || button.hidden) return;
+  const now = performance.now();
+  if (now - (edge.pressed[kind] || -Infinity) < REPEAT_MS) return;
+  edge.pressed[kind] = now;
   const message = { type: kind, seat: edge.seat };
   if (kind !== "turn") message.seen = clock.seen(table.lastSeq);
   send(message);
