@@ -28,8 +28,8 @@ const ANNOUNCED = new Set([
   "card_turned", "pile_turned_over", "piles_won", "tie_to_pot", "wrong_call",
   "too_late", "player_out", "player_back", "game_over",
 ]);
-const SLOW_MS = 3000; // the group's beats: slow (the default on one device) and steady
-const STEADY_MS = 1800;
+// The group's beats (config.beats): slower (the default on one device) and faster.
+const BEATS = config.beats || { slower: 3000, faster: 1800 };
 
 const table = {
   mySeats: [], // the seats this browser holds (one per edge)
@@ -158,19 +158,20 @@ for (const edge of edges) {
 // A long press on a tablet opens no menu over the board.
 if (root) root.addEventListener("contextmenu", (e) => e.preventDefault());
 
-// The group's pace: the table turns the cards slowly; "faster" is the steady beat.
+// The group's pace: the table turns the cards slowly; "faster" is the steady beat. At a
+// class's tablet the teacher sets it (config.players_pace is false there).
+const slow = () => table.pace.beat_ms > BEATS.faster;
+
 function showPace() {
   if (!paceButton) return;
-  const beat = table.pace.beat_ms;
-  const mayPace = !table.klass && table.mySeats.length > 0 && Boolean(beat) && !(table.view && table.view.over);
-  paceButton.hidden = !mayPace;
-  paceButton.textContent = beat && beat > STEADY_MS ? gettext("Turn the cards faster") : gettext("Turn the cards slower");
+  const over = Boolean(table.view && table.view.over);
+  paceButton.hidden = !(config.players_pace && table.mySeats.length && table.pace.beat_ms && !over);
+  paceButton.textContent = slow() ? gettext("Turn the cards faster") : gettext("Turn the cards slower");
 }
 
 if (paceButton) {
   paceButton.addEventListener("click", () => {
-    const beat = table.pace.beat_ms;
-    send({ type: "pace", beat_ms: beat && beat > STEADY_MS ? STEADY_MS : SLOW_MS });
+    send({ type: "pace", beat_ms: slow() ? BEATS.faster : BEATS.slower });
   });
 }
 
@@ -325,7 +326,7 @@ const handlers = {
       follow(frame.params.code);
       return;
     }
-    if (frame.code === "pace_changed") {
+    if (frame.code === "pace_changed" || frame.code === "players_pace") {
       table.pace = { turn_timer_ms: frame.params.turn_timer_ms, beat_ms: frame.params.beat_ms };
     }
     tell(frame, { announce: true });
@@ -383,7 +384,7 @@ if (joinForm) {
         lang: input.closest("fieldset").querySelector('[name="lang"]').value,
       }))
       .filter((player) => player.name);
-    if (players.length < 2) {
+    if (players.length < Math.min(2, names.length)) {
       refusedLine.textContent = gettext("Write the names of at least two players.");
       names[players.length].setAttribute("aria-invalid", "true");
       names[players.length].focus();
