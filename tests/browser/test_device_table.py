@@ -31,6 +31,11 @@ SCRIPTS = {
 }
 
 
+def unnamed(text: str) -> str:
+    """A told line without the names in it (each isolated in U+2068 .. U+2069)."""
+    return re.sub("\u2068[^\u2069]*\u2069", "", text)
+
+
 def new_session(env: dict) -> str:
     code = (
         "from django.contrib.sessions.backends.db import SessionStore; "
@@ -329,4 +334,43 @@ def test_one_shared_line_in_the_middle_when_every_edge_reads_one_language(tablet
     # the edges' language (English), not the page's (Hebrew); no line at the edges
     assert "Ana" in line.inner_text() and not SCRIPTS["he"].search(line.inner_text())
     assert not page.locator(".edge-told").first.is_visible()
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_at_each_edge_the_races_outcome_is_first_and_largest_too_late_under_it(
+    tablet, site_env, lang
+):
+    people = {"en": [ANA, NOA], "he": [NOA, KAVIN], "ta": [KAVIN, NOA]}[lang]
+    page = tablet(people, lang=lang, size=(1024, 768), beat_ms="None", deck=SEVENS)
+    turn_both(page)
+    touch(page, button(1, "snap"))
+    page.locator('.edge[data-seat="1"] .told-piles_won').wait_for(timeout=5000)
+    touch(page, button(0, "snap"))  # after the piles were won: too late, not wrong
+    wait_for_event(site_env, page.code, "too_late")
+    for seat, (_name, edge_lang) in enumerate(people):
+        log = page.locator(f'.edge[data-seat="{seat}"] .edge-told li')
+        log.locator("xpath=self::*[contains(@class, 'told-too_late')]").first.wait_for()
+        classes = [log.nth(i).get_attribute("class") for i in range(2)]
+        assert classes == ["told-piles_won", "told-too_late"], (seat, classes)
+        sizes = [
+            float(log.nth(i).evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+            for i in range(2)
+        ]
+        assert sizes[0] > sizes[1], (seat, sizes)
+        assert SCRIPTS[edge_lang].search(unnamed(log.first.inner_text())), (
+            edge_lang,
+            log.first.inner_text(),
+        )
+    # the turn button is at the edge of whoever is to play now, and only there
+    page.locator(".edge [data-move=turn]:not([disabled])").wait_for(timeout=5000)
+    shown = page.locator(".edge [data-move=turn]:visible")
+    assert shown.count() == 1
+    assert "to-play" in shown.locator("xpath=ancestor::section[1]").get_attribute("class")
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(400)
+        assert page.evaluate(BOARD_PROBLEMS) == [], (lang, size)
+        langs = "+".join(p[1] for p in people)
+        page.screenshot(path=str(SHOTS / f"device-{lang}-race-{langs}-{size}.png"))
     assert page.errors == []
