@@ -374,3 +374,51 @@ def test_at_each_edge_the_races_outcome_is_first_and_largest_too_late_under_it(
         langs = "+".join(p[1] for p in people)
         page.screenshot(path=str(SHOTS / f"device-{lang}-race-{langs}-{size}.png"))
     assert page.errors == []
+
+
+def test_a_class_tablets_children_write_who_is_there_and_each_gets_an_edge(
+    chromium, site_url, site_env
+):
+    teacher = new_session(site_env)
+    code = manage(
+        site_env, "shell", "-c",
+        "from games import tables; "
+        f"print(tables.table_open_class(session_key={teacher!r}, class_name='2B', players=3, "
+        "on_device=True, beat_ms=3000))",
+    ).strip().splitlines()[-1]  # fmt: skip
+    context = chromium.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+    key = new_session(site_env)
+    context.add_cookies([{"name": "sessionid", "value": key, "url": site_url}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: refused(m.text) and errors.append(m.text))
+    page.goto(f"{site_url}/he/play/{code}/")
+    form = page.locator("#device-join")
+    assert page.locator("h1").inner_text() == "מי משחק בטאבלט הזה?"
+    assert form.locator("fieldset").count() == 3  # the table's three free seats
+    page.wait_for_timeout(500)  # connected
+    # one name is not a group: told, nothing sent
+    form.locator("#device-name-1").fill("Ana")
+    form.locator("button[type=submit]").tap()
+    assert SCRIPTS["he"].search(page.locator("#move-refused").inner_text())
+    assert form.locator("#device-name-2").get_attribute("aria-invalid") == "true"
+    form.locator("#device-lang-1").select_option("en")
+    form.locator("#device-name-2").fill("נועה")
+    form.locator("button[type=submit]").tap()
+    # seated: the page comes back with an edge for each, in each one's language
+    page.locator(".edge").nth(1).wait_for(timeout=10000)
+    edges = page.locator(".edge")
+    assert [edges.nth(i).get_attribute("lang") for i in range(2)] == ["en", "he"]
+    assert edges.nth(0).locator(".name").inner_text() == "Ana"
+    assert edges.nth(1).locator(".name").inner_text() == "נועה"
+    assert "edge-top" in edges.nth(1).get_attribute("class")
+    assert edges.nth(0).locator("[data-move=snap]").inner_text() == "Snap!"
+    # the class's teacher starts the game; a class's tablet does not set its own pace
+    page.wait_for_function("() => document.getElementById('table-status').textContent")
+    status = page.locator("#table-status").inner_text()
+    assert SCRIPTS["he"].search(status) and "2" in status and "3" in status, status
+    assert not page.locator('[data-action="pace"]').is_visible()
+    page.screenshot(path=str(SHOTS / "device-he-class-tablet-seated-en+he-tablet-portrait.png"))
+    assert errors == []
+    context.close()
