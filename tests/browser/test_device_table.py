@@ -166,6 +166,15 @@ READING = """() => [...document.querySelectorAll(".edge")].map((edge) => {
           writing: style.writingMode, transform: style.transform};
 })"""
 
+#: The lines of a told log that stick out of its box (it hides what sticks out).
+LINES_CUT = """(log) => {
+  const box = log.getBoundingClientRect();
+  return [...log.children].map((li) => li.getBoundingClientRect()).filter((r) =>
+    r.top < box.top - 0.5 || r.left < box.left - 0.5 || r.bottom > box.bottom + 0.5
+    || r.right > box.right + 0.5).map((r) => [r.top | 0, r.bottom | 0, box.top | 0, box.bottom | 0]
+  );
+}"""
+
 #: The way a name written left to right reads at each edge, for the person sitting there.
 LTR_FLOW = {"edge-bottom": "right", "edge-top": "left", "edge-left": "down", "edge-right": "up"}
 RTL_FLOW = {"edge-bottom": "left", "edge-top": "right", "edge-left": "up", "edge-right": "down"}
@@ -176,7 +185,7 @@ ANA, NOA, KAVIN, LUKA, URI, MEENA = (
 BOARDS = {
     # page language: (the people at the tablet, how many computer players), ...
     "en": [([ANA, NOA], 0), ([ANA, NOA, LUKA, URI], 1)],
-    "he": [([NOA, KAVIN], 0), ([NOA, KAVIN, URI], 1)],
+    "he": [([NOA, KAVIN], 0), ([NOA, KAVIN, URI], 1), ([URI, KAVIN, NOA, MEENA], 2)],
     "ta": [([KAVIN, NOA], 1), ([KAVIN, NOA, MEENA, URI], 0)],
 }
 
@@ -189,8 +198,11 @@ def computers(count: int) -> str:
 @pytest.mark.parametrize("lang", list(BOARDS))
 def test_each_edge_faces_its_child_in_its_language_at_every_size(tablet, lang):
     for people, bots in BOARDS[lang]:
-        page = tablet(people, lang=lang, levels=computers(bots))
-        langs = "+".join(sorted({p[1] for p in people}))
+        # the biggest board has the index card (longer words on its call buttons)
+        card = len(people) + bots == 6
+        options = {"options": "Options(index_card=True)"} if card else {}
+        page = tablet(people, lang=lang, levels=computers(bots), **options)
+        langs = "+".join(sorted({p[1] for p in people})) + ("-index-card" if card else "")
         for size, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(400)
@@ -358,6 +370,9 @@ def test_at_each_edge_the_races_outcome_is_first_and_largest_too_late_under_it(
             for i in range(2)
         ]
         assert sizes[0] > sizes[1], (seat, sizes)
+        # both lines wholly inside the edge's box for its words (nothing cut off)
+        cut = page.locator(f'.edge[data-seat="{seat}"] .edge-told').evaluate(LINES_CUT)
+        assert cut == [], (seat, cut)
         assert SCRIPTS[edge_lang].search(unnamed(log.first.inner_text())), (
             edge_lang,
             log.first.inner_text(),
@@ -371,6 +386,8 @@ def test_at_each_edge_the_races_outcome_is_first_and_largest_too_late_under_it(
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(400)
         assert page.evaluate(BOARD_PROBLEMS) == [], (lang, size)
+        for log in page.locator(".edge-told").all():
+            assert log.evaluate(LINES_CUT) == [], (lang, size)
         langs = "+".join(p[1] for p in people)
         page.screenshot(path=str(SHOTS / f"device-{lang}-race-{langs}-{size}.png"))
     assert page.errors == []
@@ -422,3 +439,27 @@ def test_a_class_tablets_children_write_who_is_there_and_each_gets_an_edge(
     page.screenshot(path=str(SHOTS / "device-he-class-tablet-seated-en+he-tablet-portrait.png"))
     assert errors == []
     context.close()
+
+
+def test_the_group_makes_the_table_turn_faster_and_slower(tablet, site_env):
+    page = tablet([ANA, LUKA])  # the table turns the cards, slowly at first
+    pace = page.locator('[data-action="pace"]')
+    pace.wait_for()
+    assert pace.inner_text() == "Turn the cards faster"
+    assert not page.locator(".edge [data-move=turn]").first.is_visible()  # the table turns
+    pace.tap()
+    page.locator("#centre-told .told-control").wait_for(timeout=5000)
+    assert "pace" in page.locator("#centre-told .told-control").inner_text()
+    page.wait_for_function(
+        """() => document.querySelector('[data-action="pace"]').textContent
+                 === "Turn the cards slower" """
+    )
+    source = (
+        "import json; from games.models import TableControl; "
+        f"rows = TableControl.objects.filter(table__code={page.code!r}); "
+        "print(json.dumps([c.data for c in rows]))"
+    )
+    controls = json.loads(manage(site_env, "shell", "-c", source).strip().splitlines()[-1])
+    assert [c["code"] for c in controls] == ["players_pace"], controls
+    assert controls[0]["params"]["beat_ms"] == 1800, controls
+    assert page.errors == []
