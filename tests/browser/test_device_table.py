@@ -463,3 +463,33 @@ def test_the_group_makes_the_table_turn_faster_and_slower(tablet, site_env):
     assert [c["code"] for c in controls] == ["players_pace"], controls
     assert controls[0]["params"]["beat_ms"] == 1800, controls
     assert page.errors == []
+
+
+@pytest.mark.parametrize("lang", ["he", "ta"])
+def test_the_end_of_a_game_is_told_at_each_edge_in_its_language(tablet, site_env, lang):
+    from tests.browser.test_new_pages_access import serious_violations
+
+    people = [NOA, KAVIN] if lang == "he" else [KAVIN, NOA]
+    # a short game: the table turns every card quickly, and stops after six
+    page = tablet(people, lang=lang, beat_ms="500", options="Options(turn_limit=6)")
+    page.locator("#finished").wait_for(timeout=20000)
+    wait_for_event(site_env, page.code, "game_over")
+    for seat, (_name, edge_lang) in enumerate(people):
+        over = page.locator(f'.edge[data-seat="{seat}"] .edge-told li.told-game_over')
+        over.wait_for(timeout=5000)
+        assert SCRIPTS[edge_lang].search(unnamed(over.inner_text())), over.inner_text()
+        assert page.locator(f'.edge[data-seat="{seat}"] [data-move=snap]').is_disabled()
+    # the middle, in the page's language: the end, and the replay
+    assert SCRIPTS[lang].search(unnamed(page.locator("#finished-text").inner_text()))
+    replay = page.locator("#finished a").first.get_attribute("href")
+    assert replay == f"/{lang}/replay/{page.code}/"
+    assert not page.locator('[data-action="pace"]').is_visible()
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(300)
+        assert page.evaluate(BOARD_PROBLEMS) == [], (lang, size)
+        for log in page.locator(".edge-told").all():
+            assert log.evaluate(LINES_CUT) == [], (lang, size)
+        page.screenshot(path=str(SHOTS / f"device-{lang}-game-over-{size}.png"))
+    assert page.errors == []  # before axe, whose own inline styles the CSP refuses
+    assert serious_violations(page) == []

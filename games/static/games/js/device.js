@@ -199,13 +199,36 @@ function tell(frame, { announce }) {
   } else {
     for (const edge of edges) {
       const text = textIn(frame, edge.lang);
-      if (text) addToLog(edge.log, line(text, frame.code), frame.code, EDGE_LOG);
+      if (!text) continue;
+      addToLog(edge.log, line(text, frame.code), frame.code, EDGE_LOG);
+      fitLog(edge.log);
     }
   }
   if (announce && frame.text && (ANNOUNCED.has(frame.code) || frame.type === "control")) {
     announcer.textContent = frame.text;
   }
 }
+
+// An edge's words keep their box (the buttons do not move while a race is on): an older
+// line that no longer fits wholly (the newest one took two lines) goes; only a newest line
+// longer than the whole box makes it grow. Boxes are compared on screen, so this holds
+// at every edge, whichever way it is turned.
+function inside(inner, outer) {
+  const r = inner.getBoundingClientRect();
+  const box = outer.getBoundingClientRect();
+  return r.top >= box.top - 0.5 && r.left >= box.left - 0.5 && r.bottom <= box.bottom + 0.5 && r.right <= box.right + 0.5;
+}
+
+function fitLog(log) {
+  log.style.blockSize = "";
+  while (log.children.length > 1 && !inside(log.lastElementChild, log)) log.lastElementChild.remove();
+  const first = log.firstElementChild;
+  if (first && !inside(first, log)) log.style.blockSize = "auto";
+}
+
+window.addEventListener("resize", () => {
+  for (const edge of edges) fitLog(edge.log);
+});
 
 function clearRefusals() {
   refusedLine.textContent = "";
