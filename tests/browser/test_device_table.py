@@ -345,7 +345,9 @@ def test_one_shared_line_in_the_middle_when_every_edge_reads_one_language(tablet
     line.wait_for(timeout=5000)
     # the edges' language (English), not the page's (Hebrew); no line at the edges
     assert "Ana" in line.inner_text() and not SCRIPTS["he"].search(line.inner_text())
+    assert (line.get_attribute("lang"), line.get_attribute("dir")) == ("en", "ltr")
     assert not page.locator(".edge-told").first.is_visible()
+    page.screenshot(path=str(SHOTS / "device-he-shared-en+en-tablet-portrait.png"))
     assert page.errors == []
 
 
@@ -414,6 +416,7 @@ def test_a_class_tablets_children_write_who_is_there_and_each_gets_an_edge(
     form = page.locator("#device-join")
     assert page.locator("h1").inner_text() == "מי משחק בטאבלט הזה?"
     assert form.locator("fieldset").count() == 3  # the table's three free seats
+    page.screenshot(path=str(SHOTS / "device-he-class-tablet-who-is-here-tablet-portrait.png"))
     page.wait_for_timeout(500)  # connected
     # one name is not a group: told, nothing sent
     form.locator("#device-name-1").fill("Ana")

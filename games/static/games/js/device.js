@@ -78,6 +78,9 @@ const languages = new Set(edges.map((edge) => edge.lang));
 const sharedLang = languages.size === 1 ? [...languages][0] : null;
 if (root) root.classList.toggle("shared-words", sharedLang !== null);
 const centreLog = document.getElementById("centre-told");
+// The shared words read in the edges' language (and its direction), which need not be
+// the page's; the middle's own words (a teacher's control) stay in the page's.
+const sharedIn = sharedLang === null ? null : { lang: sharedLang, dir: edges[0].node.dir };
 const potHolder = document.getElementById("device-pot");
 const announcer = document.getElementById("announcer");
 const paceButton = root && root.querySelector('[data-action="pace"]');
@@ -182,10 +185,11 @@ function textIn(frame, lang) {
   return (frame.texts && frame.texts[lang]) || frame.text || "";
 }
 
-function line(text, code) {
+function line(text, code, words = null) {
   const item = document.createElement("li");
   item.className = `told-${code}`;
   item.textContent = text;
+  if (words) Object.assign(item, words); // lang, dir
   return item;
 }
 
@@ -195,7 +199,9 @@ function tell(frame, { announce }) {
     if (frame.text) addToLog(centreLog, line(frame.text, "control"), "control", CENTRE_LOG);
   } else if (sharedLang !== null) {
     const text = textIn(frame, sharedLang);
-    if (text && frame.code !== "game_over") addToLog(centreLog, line(text, frame.code), frame.code, CENTRE_LOG);
+    if (text && frame.code !== "game_over") {
+      addToLog(centreLog, line(text, frame.code, sharedIn), frame.code, CENTRE_LOG);
+    }
   } else {
     for (const edge of edges) {
       const text = textIn(frame, edge.lang);
@@ -238,7 +244,9 @@ function clearRefusals() {
 function finish(frame) {
   const finished = document.getElementById("finished");
   finished.hidden = false;
-  document.getElementById("finished-text").textContent = textIn(frame, sharedLang || config.lang);
+  const text = document.getElementById("finished-text");
+  text.textContent = textIn(frame, sharedLang || config.lang);
+  if (sharedIn) Object.assign(text, sharedIn);
   showStatus();
 }
 
