@@ -287,6 +287,10 @@ def test_two_fingers_at_once_on_two_edges_snap_buttons_are_a_tie(tablet, site_en
     events = wait_for_event(site_env, page.code, "tie_to_pot")
     calls = [e for e in events if e["code"] in ("race_opened", "call_joined")]
     assert sorted(e["params"]["seat"] for e in calls) == [0, 1]
+    # the two fingers reached the server well inside the tie window (150 ms)
+    gap = calls[1]["params"]["at_ms"] - calls[0]["params"]["at_ms"]
+    print(f"two fingers at once: the second call came {gap} ms after the first")
+    assert 0 <= gap < 150
     tie = next(e for e in events if e["code"] == "tie_to_pot")
     assert sorted(tie["params"]["callers"]) == [0, 1]
     assert not any(e["code"] == "piles_won" for e in events)
