@@ -500,3 +500,21 @@ def test_the_end_of_a_game_is_told_at_each_edge_in_its_language(tablet, site_env
         page.screenshot(path=str(SHOTS / f"device-{lang}-game-over-{size}.png"))
     assert page.errors == []  # before axe, whose own inline styles the CSP refuses
     assert serious_violations(page) == []
+
+
+def test_a_refused_press_is_told_at_its_own_edge_in_its_language(tablet, site_env):
+    page = tablet([ANA, NOA], beat_ms="None", deck=SEVENS)
+    turn_both(page)
+    # Noa's two fingers at once on her own two buttons: the second call is refused
+    touch(page, button(1, "snap"), button(1, "snap_pot"))
+    refused = page.locator('.edge[data-seat="1"] .edge-told li.told-refused')
+    refused.wait_for(timeout=5000)
+    assert SCRIPTS["he"].search(refused.inner_text()), refused.inner_text()
+    page.screenshot(path=str(SHOTS / "device-en-refused-en+he-tablet-portrait.png"))
+    assert page.locator('.edge[data-seat="0"] .edge-told li.told-refused').count() == 0
+    assert page.locator('.edge[data-seat="0"] .edge-refused').inner_text() == ""
+    # the engine took the first call only: Noa wins the sevens
+    events = wait_for_event(site_env, page.code, "piles_won")
+    calls = [e for e in events if e["code"] in ("race_opened", "call_joined")]
+    assert [(e["params"]["seat"], e["params"]["kind"]) for e in calls] == [(1, "snap")]
+    assert page.errors == []

@@ -150,6 +150,7 @@ function move(edge, kind) {
   const now = performance.now();
   if (now - (edge.pressed[kind] || -Infinity) < REPEAT_MS) return;
   edge.pressed[kind] = now;
+  edge.refused.textContent = "";
   const message = { type: kind, seat: edge.seat };
   if (kind !== "turn") message.seen = clock.seen(table.lastSeq);
   send(message);
@@ -236,9 +237,21 @@ window.addEventListener("resize", () => {
   for (const edge of edges) fitLog(edge.log);
 });
 
-function clearRefusals() {
-  refusedLine.textContent = "";
-  for (const edge of edges) edge.refused.textContent = "";
+// A refused move is told at its edge, in its language: as the newest line of the edge's
+// words (where they have their room; a line of its own when the middle speaks for all),
+// until that edge presses again or for REFUSED_MS.
+const REFUSED_MS = 5000;
+
+function refuse(edge, text) {
+  clearTimeout(edge.refusedTimer);
+  edge.refused.textContent = text; // role="alert": read out at once
+  if (sharedLang === null) {
+    addToLog(edge.log, line(text, "refused"), "refused", EDGE_LOG);
+    fitLog(edge.log);
+  }
+  edge.refusedTimer = setTimeout(() => {
+    edge.refused.textContent = "";
+  }, REFUSED_MS);
 }
 
 function finish(frame) {
@@ -382,13 +395,14 @@ const handlers = {
     tell(frame, { announce: !old });
     draw();
     if (frame.code === "game_over") finish(frame);
-    clearRefusals();
+    refusedLine.textContent = "";
   },
   error(frame) {
     // A refused move names its seat, told in that seat's language at that edge.
     const edge = bySeat.get(frame.seat);
     const text = frame.message || gettext("That move is not allowed now.");
-    (edge ? edge.refused : refusedLine).textContent = text;
+    if (edge) refuse(edge, text);
+    else refusedLine.textContent = text;
   },
   ping(frame) {
     send({ type: "pong", t: frame.t });
