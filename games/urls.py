@@ -21,6 +21,7 @@ urlpatterns = [
     path("play/", play_views.play, name="play"),
     path("play/practice/", play_views.play_practice, name="play_practice"),
     path("play/new/", play_views.play_open, name="play_open"),
+    path("play/device/", play_views.play_device, name="play_device"),
     path("play/<str:code>/", play_views.play_table, name="play_table"),
     path("replay/<str:code>/", replay_views.replay, name="replay"),
     path("replay/<str:code>/lesson/", replay_views.replay_lesson, name="replay_lesson"),
