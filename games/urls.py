@@ -28,6 +28,12 @@ urlpatterns = [
     path("teach/", teach_views.teach, name="teach"),
     path("teach/class/", class_views.class_new, name="class_new"),
     path("teach/class/<str:code>/", class_views.class_teacher, name="class_teacher"),
+    path("teach/class/<str:code>/tablets/", class_views.class_tablets, name="class_tablets"),
+    path(
+        "teach/class/<str:code>/tablets/start/",
+        class_views.class_tablets_start,
+        name="class_tablets_start",
+    ),
     path(
         "teach/class/<str:code>/projector/",
         class_views.class_projector,
