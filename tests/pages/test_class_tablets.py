@@ -106,7 +106,7 @@ def test_the_tablets_page_shows_every_tablets_code_who_sat_down_and_the_link(cli
     assert len(cards) == 3
     assert "Nobody has sat down yet." in cards[0] and "Waiting: 2 seats free." in cards[0]
     assert '<bdi class="name">Noa</bdi>, <bdi class="name">Ravi</bdi>' in cards[1]
-    assert "Waiting: 0 seats free." in cards[1]
+    assert "Ready: everyone has sat down." in cards[1]
     assert "Start the games at the 3 tablets waiting" in html
     page = client.get(f"/en/teach/class/{codes[2]}/").content.decode()  # one tablet's table
     assert f'href="/en/teach/class/{first}/tablets/"' in page
