@@ -154,6 +154,17 @@ async def test_the_worked_example_plays_as_documented():
 DEVICE_EXAMPLES = ("### A class's tablet", "### The players' pace")
 
 
+def test_the_control_of_the_players_at_one_device_is_documented_and_told():
+    from games.words.controls import control_text
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## A table on one device", 1)[1].split("### A class's tablet", 1)[0]
+    codes = re.findall(r"^\| `(\w+)` \|", section, re.M)
+    assert codes == ["players_pace"]
+    told = control_text("players_pace", {"turn_timer_ms": None, "beat_ms": 1800})
+    assert told.startswith("The players changed the pace.")
+
+
 def test_every_frame_of_the_examples_on_one_device_is_well_formed():
     sent, received = set(), set()
     for heading in DEVICE_EXAMPLES:
