@@ -2,8 +2,11 @@
 page ``play/device.html``: their edge of the screen, clockwise from the bottom in seat
 (turn) order, with the language and direction their labels are shown in.
 
-2 people: bottom, top (face to face); 3: bottom, right, left; 4: bottom, right, top,
-left. The computer players' piles are in the middle of the table, not at an edge.
+2 people: bottom, top (face to face); 3: bottom, left, right; 4: bottom, left, top,
+right. Clockwise, as at a real table (RULES R20: the player on a seat's left is the next
+seat): the child at the bottom edge looks up the screen, so their left is the screen's
+left edge; the table picture (table.js) draws the next seat there too. The computer
+players' piles are in the middle of the table, not at an edge.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ __all__ = ["EDGES", "device_bots", "device_edges", "device_languages"]
 EDGES = {
     1: ("bottom",),
     2: ("bottom", "top"),
-    3: ("bottom", "right", "left"),
-    4: ("bottom", "right", "top", "left"),
+    3: ("bottom", "left", "right"),
+    4: ("bottom", "left", "top", "right"),
 }
 
 

@@ -32,8 +32,8 @@ def test_the_device_session_gets_each_person_at_an_edge_in_their_language(client
     edges = response.context["edges"]
     assert edges == [
         {"seat": 0, "name": "Ana", "lang": "en", "dir": "ltr", "edge": "bottom"},
-        {"seat": 1, "name": "Noa", "lang": "he", "dir": "rtl", "edge": "right"},
-        {"seat": 2, "name": "Ravi", "lang": "ta", "dir": "ltr", "edge": "left"},
+        {"seat": 1, "name": "Noa", "lang": "he", "dir": "rtl", "edge": "left"},
+        {"seat": 2, "name": "Ravi", "lang": "ta", "dir": "ltr", "edge": "right"},
     ]
     from django.utils import translation
 
@@ -56,7 +56,8 @@ def test_two_and_four_people_sit_face_to_face_and_all_around(client, content):
     ]
     four = device_table(client, [("A", "en"), ("B", "en"), ("C", "en"), ("D", "en")])
     edges = client.get(f"/en/play/{four}/").context["edges"]
-    assert [e["edge"] for e in edges] == ["bottom", "right", "top", "left"]
+    # clockwise (R20): the next seat is on the left of the child at the bottom
+    assert [e["edge"] for e in edges] == ["bottom", "left", "top", "right"]
 
 
 def test_a_class_tablet_before_its_children_sit_down_gets_the_device_page_without_edges(
