@@ -18,7 +18,7 @@ from games.learn.walkthroughs import card_data, clause_links, clause_sections
 from games.models import Seat, Table
 from games.play.bot_levels import levels_help
 from games.play.device_edges import device_bots, device_edges, device_languages
-from games.play.forms import JoinByCodeForm, OpenTableForm, PracticeForm
+from games.play.forms import DeviceTableForm, JoinByCodeForm, OpenTableForm, PracticeForm
 from games.play.limit_words import too_many_tables_text
 from games.play.share_links import share_url
 from games.tables.codes import normalise_code
@@ -34,10 +34,13 @@ def session_key(request) -> str:
     return request.session.session_key
 
 
-def lobby(request, practice_form=None, open_form=None, join_form=None, status=200):
+def lobby(
+    request, practice_form=None, open_form=None, join_form=None, device_form=None, status=200
+):
     context = {
         "practice_form": practice_form or PracticeForm(),
         "open_form": open_form or OpenTableForm(),
+        "device_form": device_form or DeviceTableForm(),
         "join_form": join_form or JoinByCodeForm(),
         "open_tables": tables.tables_open(limit=20),
         "level_help": levels_help(),
@@ -99,6 +102,27 @@ def play_open(request):
     except tables.TooManyTables as error:
         form.add_error(None, too_many_tables_text(error))
         return lobby(request, open_form=form, status=429)
+    return redirect("play_table", code=code)
+
+
+@require_POST
+def play_device(request):
+    """A table on one device: every person's seat bound to this browser session, play
+    started at once (the slow beat), and the tablet goes to the table's page."""
+    form = DeviceTableForm(request.POST)
+    if not form.is_valid():
+        return lobby(request, device_form=form, status=400)
+    s = form.settings()
+    try:
+        code = tables.table_open_device(
+            session_key=session_key(request),
+            people=s.people,
+            levels=s.levels,
+            address=request.META.get("REMOTE_ADDR"),
+        )
+    except tables.TooManyTables as error:
+        form.add_error(None, too_many_tables_text(error))
+        return lobby(request, device_form=form, status=429)
     return redirect("play_table", code=code)
 
 
@@ -191,4 +215,12 @@ def device_page(request, table: Table, held: list[Seat], context: dict):
     return render(request, "play/device.html", context)
 
 
-__all__ = ["lobby", "play", "play_open", "play_practice", "play_table", "table_page"]
+__all__ = [
+    "lobby",
+    "play",
+    "play_device",
+    "play_open",
+    "play_practice",
+    "play_table",
+    "table_page",
+]

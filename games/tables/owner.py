@@ -123,7 +123,6 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         self._stand_ins: dict[int, Bot] = {}  # seat -> computer player while away
         self._idle_init(on_closed)  # nobody connected: paused, then closed (idle.py)
         self._stood_in: dict[int, StandInTally] = {}  # seat -> what its stand-in did
-        self._stood_in_ended: set[int] = set()  # seats whose person just came back
 
     # -- facts ---------------------------------------------------------------------------
 
@@ -282,26 +281,25 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         its seat changed); what changed is told in one ``seats`` frame."""
         async with self._lock:
             numbers = [*([] if seat is None else [seat]), *seats]
-            told = [await self._presence_one(n, present, connection) for n in numbers]
-            if any(told):
+            changes = [self._presence_one(n, present, connection) for n in numbers]
+            if any(changes):
                 await self._send_seats()
             if not present:
                 self._watch_absent()
-            elif any(n in self._stood_in_ended for n in numbers):
-                self._after_step()
-            self._stood_in_ended.clear()
+            elif "stand_in_gone" in changes:
+                self._after_step()  # the person plays again: no plan of the stand-in's
 
-    async def _presence_one(self, seat: int, present: bool, connection: str) -> bool:
-        """One seat's part of :meth:`presence` (the lock held): True when the others
-        must be told (the seat was just lost, or is back)."""
+    def _presence_one(self, seat: int, present: bool, connection: str) -> str:
+        """One seat's part of :meth:`presence` (the lock held): what the others must be
+        told (``lost``, ``back``, ``stand_in_gone``), or "" for nothing."""
         connections = self._present.setdefault(seat, set())
         person = seat < len(self.seats) and not self.seats[seat].is_bot
         if not present:
             connections.discard(connection)
             if not connections and person and not self.seats[seat].lost and not self.state.over:
                 self.seats[seat].lost = True  # told to the others at once
-                return True
-            return False
+                return "lost"
+            return ""
         connections.add(connection)
         timer = self._away.pop(seat, None)
         if timer is not None:
@@ -315,9 +313,8 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
             plan = self._plans.pop(seat, None)
             if plan is not None:
                 plan[1].cancel()
-            self._stood_in_ended.add(seat)
-            return True
-        return back
+            return "stand_in_gone"
+        return "back" if back else ""
 
     def _watch_absent(self) -> None:
         """Start the stand-in timer of every person's seat with no connection."""

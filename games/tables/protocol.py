@@ -35,6 +35,7 @@ from games.engine import (
     TableView,
     TurnCard,
 )
+from games.tables.device import DEVICE_SEATS_MAX
 from games.words import graphemes
 
 __all__ = [
@@ -205,15 +206,11 @@ def _walkthroughs(value: Any) -> bool:
     )
 
 
-#: The people of one tablet joining together (``join`` ``players``): 1 to this many.
-DEVICE_PLAYERS_MAX = 4
-
-
 def _players(value: Any) -> bool:
     """``[{"name": str, "lang"?: a language}, …]``: 1 to 4 people at one tablet."""
     return (
         isinstance(value, list)
-        and 1 <= len(value) <= DEVICE_PLAYERS_MAX
+        and 1 <= len(value) <= DEVICE_SEATS_MAX
         and all(
             isinstance(p, dict)
             and isinstance(p.get("name"), str)

@@ -5,9 +5,12 @@ gets it (empty) before its children sit down; anyone else gets the table page.""
 import json
 import re
 
+import pytest
+
 from games import tables
 from games.engine import BotLevel
-from games.models import Table
+from games.models import Seat, Table
+from tests.conftest import LANGUAGE_CODES
 
 
 def config_of(html: str) -> dict:
@@ -76,3 +79,89 @@ def test_someone_else_at_a_lobby_device_table_watches_the_ordinary_table_page(cl
     response = client.get(f"/en/play/{code}/")
     assert [t.name for t in response.templates][0] == "play/table.html"
     assert Table.objects.get(code=code).on_device
+
+
+DEVICE = {
+    "name_1": "Noa",
+    "lang_1": "he",
+    "name_2": "Ravi",
+    "lang_2": "ta",
+    "name_3": "",
+    "lang_3": "en",
+    "name_4": "",
+    "lang_4": "en",
+    "computers": "1",
+    "level": "beginner",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_the_lobby_offers_a_table_on_one_device_with_each_language_the_pages_by_default(
+    client, content, lang
+):
+    html = client.get(f"/{lang}/play/").content.decode()
+    assert f'action="/{lang}/play/device/"' in html
+    for n in (1, 2, 3, 4):
+        select = re.search(rf'<select name="lang_{n}".*?</select>', html, re.S).group(0)
+        assert re.search(rf'<option value="{lang}" selected>', select), select
+        assert set(re.findall(r'<option value="(\w+)"', select)) == set(LANGUAGE_CODES)
+    assert 'name="name_1"' in html and 'name="computers"' in html
+
+
+def test_a_table_on_one_device_binds_every_person_to_this_browser_and_starts_slowly(
+    client, content
+):
+    response = client.post("/en/play/device/", DEVICE)
+    assert response.status_code == 302
+    code = re.fullmatch(r"/en/play/([A-Z0-9]+)/", response["Location"]).group(1)
+    table = Table.objects.get(code=code)
+    assert table.on_device and table.players == 3 and table.beat_ms == 3000
+    assert table.turn_timer_ms is None and not table.teacher_key
+    seats = list(Seat.objects.filter(table=table).order_by("number"))
+    key = client.session.session_key
+    assert [(s.display_name, s.lang, s.session_key, s.bot_level) for s in seats] == [
+        ("Noa", "he", key, ""),
+        ("Ravi", "ta", key, ""),
+        ("", "", "", "beginner"),
+    ]
+    page = client.get(response["Location"])
+    assert [e["name"] for e in page.context["edges"]] == ["Noa", "Ravi"]
+
+
+def test_four_people_and_two_computers_fill_six_seats(client, content):
+    form = {**DEVICE, "name_3": "Chen", "name_4": "Dev", "computers": "2", "level": "quick"}
+    code = client.post("/en/play/device/", form)["Location"].split("/")[-2]
+    seats = Seat.objects.filter(table__code=code).order_by("number")
+    assert [s.display_name or s.bot_level for s in seats] == [
+        "Noa",
+        "Ravi",
+        "Chen",
+        "Dev",
+        "quick",
+        "quick",
+    ]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"name_2": ""},  # one person is not a table on one device
+        {"name_1": "\u202eNoa"},
+        {"lang_2": "xx"},
+        {"computers": "3"},
+        {"level": "expert"},
+    ],
+)
+def test_a_bad_device_form_says_why_and_creates_nothing(client, content, change):
+    response = client.post("/en/play/device/", {**DEVICE, **change})
+    assert response.status_code == 400
+    assert 'class="errorlist' in response.content.decode()
+    assert Table.objects.count() == 0
+
+
+def test_a_table_on_one_device_counts_toward_the_sessions_open_tables(client, content, settings):
+    settings.TABLES_OPEN_PER_SESSION = 1
+    assert client.post("/en/play/device/", DEVICE).status_code == 302
+    response = client.post("/en/play/device/", DEVICE)
+    assert response.status_code == 429
+    assert Table.objects.count() == 1

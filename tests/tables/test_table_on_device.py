@@ -311,3 +311,22 @@ async def test_a_lost_tablet_gets_a_stand_in_for_every_seat_and_all_come_back_wi
         if frame["type"] == "seats":
             back = frame["seats"]
     assert [s["label"] for s in back] == ["Ana", "Ravi"]
+
+
+async def test_a_restarted_tablets_table_keeps_its_people_their_languages_and_its_group():
+    code, teacher = await device_class(players=2, device_group="GROUP1")
+    pad = await tablet(code)
+    await pad.send(type="join", players=[{"name": "Noa", "lang": "he"}, {"name": "Ravi"}])
+    await next_of(pad, "seats")
+    await teacher.send(type="start")
+    await next_of(teacher, "welcome")
+    await teacher.send(type="restart")
+    restarted = await next_of(teacher, "control")
+    new_code = restarted["params"]["code"]
+    again = await tablet(new_code, pad.session_key)
+    assert again.welcome["device"] is True and again.welcome["my_seats"] == [0, 1]
+    assert [s["lang"] for s in again.welcome["seats"]] == ["he", ""]
+    row = await database_sync_to_async(
+        lambda: Table.objects.values("on_device", "device_group").get(code=new_code)
+    )()
+    assert row == {"on_device": True, "device_group": "GROUP1"}
