@@ -518,3 +518,38 @@ def test_a_refused_press_is_told_at_its_own_edge_in_its_language(tablet, site_en
     calls = [e for e in events if e["code"] in ("race_opened", "call_joined")]
     assert [(e["params"]["seat"], e["params"]["kind"]) for e in calls] == [(1, "snap")]
     assert page.errors == []
+
+
+def test_three_children_open_a_tablet_table_from_the_lobby_and_the_table_turns(chromium, site_url):
+    context = chromium.new_context(
+        viewport={"width": 1024, "height": 768}, has_touch=True, locale="ta"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: refused(m.text) and errors.append(m.text))
+    page.goto(f"{site_url}/ta/play/")
+    form = page.locator("form.device-form")
+    for number, (name, lang) in enumerate([KAVIN, NOA, LUKA], start=1):
+        form.locator(f"#device_name_{number}").fill(name)
+        form.locator(f"#device_lang_{number}").select_option(lang)
+    form.locator("#device_computers").select_option("1")
+    form.locator("button[type=submit]").tap()
+    page.wait_for_url(re.compile(r"/ta/play/[A-Z0-9]{6}/$"))
+    edges = page.locator(".edge")
+    assert edges.count() == 3
+    sides = [edges.nth(i).get_attribute("class").split()[1] for i in range(3)]
+    assert sides == ["edge-bottom", "edge-left", "edge-right"]  # clockwise
+    assert [edges.nth(i).get_attribute("lang") for i in range(3)] == ["ta", "he", "en"]
+    assert page.locator(".bot").count() == 1
+    # nobody presses anything: the table turns the first card, told at each edge
+    page.locator(".edge .edge-told li.told-card_turned").first.wait_for(timeout=8000)
+    for i, (_name, lang) in enumerate([KAVIN, NOA, LUKA]):
+        told = edges.nth(i).locator(".edge-told li").first
+        told.wait_for(timeout=5000)
+        assert SCRIPTS[lang].search(unnamed(told.inner_text())), (lang, told.inner_text())
+    assert not page.locator(".edge [data-move=turn]").first.is_visible()  # the table turns
+    assert page.evaluate(BOARD_PROBLEMS) == []
+    page.screenshot(path=str(SHOTS / "device-ta-lobby-3p-ta+he+en-tablet-landscape.png"))
+    assert errors == []
+    context.close()
