@@ -223,6 +223,10 @@ def test_each_edge_faces_its_child_in_its_language_at_every_size(tablet, lang):
             words += edge.locator(".edge-moves").get_attribute("aria-label")
             assert SCRIPTS[edge_lang].search(words), (edge_lang, words)
         assert page.errors == []
+        if len(people) == 4:  # four edges turned four ways: axe finds nothing serious
+            from tests.browser.test_new_pages_access import serious_violations
+
+            assert serious_violations(page) == [], (lang, people)
 
 
 #: Decks for two: Ana's first card, then Noa's, ...: two sevens, or no pair at first.
