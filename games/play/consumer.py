@@ -1,13 +1,16 @@
 """The WebSocket of a live table, ``ws/play/<code>/``: parse, hand to the service, send.
 
 The connection's seat comes from the Django session (a seat acts only for itself);
-a connection without a seat watches as a spectator. Every frame is checked
-(:func:`games.tables.protocol.client_message`: size, nesting, JSON, known type, fields) and
-rate limited before it gets here (:mod:`games.play.ws_guard`); bad input is answered with an
-``error`` frame and changes nothing, and so is a handler that fails (``server_error``),
-after which the connection goes on; its presence is always given back when it closes. Messages
-are documented in ``docs/protocol.md``. A class table's teacher controls go to the
-table's owner as they are (it alone decides who the teacher is).
+a connection without a seat watches as a spectator. At a table on one device the
+session holds several seats (one per edge of the tablet): each move names its ``seat``,
+one of those, and each event is told in every language of the seats held (``texts``).
+Every frame is checked (:func:`games.tables.protocol.client_message`: size, nesting,
+JSON, known type, fields) and rate limited before it gets here
+(:mod:`games.play.ws_guard`); bad input is answered with an ``error`` frame and changes
+nothing, and so is a handler that fails (``server_error``), after which the connection
+goes on; its presence is always given back when it closes. Messages are documented in
+``docs/protocol.md``. A class table's teacher controls go to the table's owner as they
+are (it alone decides who the teacher is).
 """
 
 from __future__ import annotations
@@ -57,7 +60,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat: int | None = None
         self.seats: list[dict] = []  # the last seats told, for the names in event texts
         self.teacher = False  # the class's teacher (told by the table in the welcome)
-        self.present_seat: int | None = None  # the seat this connection counts for
+        self.device = False  # a table on one device (told in the welcome)
+        self.my_seats: list[int] = []  # the seats this session holds (several: on one device)
+        self.present_seats: set[int] = set()  # the seats this connection counts for
         self.last_seq: int | None = None  # None until welcomed
         self.catch_up_budget = catch_up_budget(settings.WS_CATCH_UP_EVENTS_PER_MINUTE)
         self.hello_deadline: asyncio.Task | None = None
@@ -88,8 +93,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         finally:  # the seat's presence is given back whatever happened before
             try:
-                if self.present_seat is not None:
-                    await self.presence(self.present_seat, present=False)
+                if self.present_seats:
+                    await self.presence(self.present_seats, present=False)
             finally:
                 if self.attending:
                     await tables.table_attend(
@@ -123,9 +128,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """The flood went on after its warning: the guard takes no more frames."""
         await self.close(code=FLOOD_CLOSE_CODE)
 
-    async def presence(self, seat: int, *, present: bool) -> None:
+    async def presence(self, seats: set[int], *, present: bool) -> None:
         await tables.table_presence(
-            code=self.code, seat=seat, present=present, connection=self.channel_name
+            code=self.code, seats=sorted(seats), present=present, connection=self.channel_name
         )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
@@ -151,9 +156,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if not self.session_key:
             await self.send_error("no_session")
             return
-        seat = await tables.table_join(
-            code=self.code, session_key=self.session_key, name=message["name"]
-        )
+        if "players" in message:  # the people at one tablet, together
+            seat = await tables.table_join_device(
+                code=self.code, session_key=self.session_key, players=message["players"]
+            )
+        else:
+            seat = await tables.table_join(
+                code=self.code, session_key=self.session_key, name=message["name"]
+            )
         if isinstance(seat, str):
             await self.send_error(seat)
             return
@@ -206,20 +216,32 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(PING_EVERY_S)
 
     async def move(self, message: dict, received_ms: int) -> None:
+        """A move of the connection's seat; at a table on one device, of the seat it
+        names (one of the session's seats; required when it holds several)."""
         assert message["type"] in MOVES
-        self.seat = await tables.table_seat(code=self.code, session_key=self.session_key)
-        if self.seat is None:
+        message = dict(message)
+        named = message.pop("seat", None)
+        device, held = await tables.table_seats_held(code=self.code, session_key=self.session_key)
+        self.seat = held[0] if held else None
+        if named is not None and (not device or named not in held):
+            await self.send_error("not_your_seat", seat=named if device else None)
+            return
+        if named is None and device and len(held) > 1:
+            await self.send_error("not_your_seat")  # which of its seats? it must say
+            return
+        seat = named if named is not None else self.seat
+        if seat is None:
             await self.send_error("not_seated")
             return
         outcome = await tables.table_submit(
             code=self.code,
-            seat=self.seat,
+            seat=seat,
             action_json=message,
             received_ms=received_ms,
             lag_ms=self.lag_ms,
         )
         if outcome.refused:
-            await self.send_error(outcome.refused)
+            await self.send_error(outcome.refused, seat=named)
 
     # -- sending -------------------------------------------------------------------------
 
@@ -228,6 +250,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(self.group, self.channel_name)
         welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
         self.seat = welcome["seat"]
+        self.device, self.my_seats = welcome["device"], welcome["my_seats"]
         self.last_seq = welcome["seq"]
         self.seats = welcome["seats"]
         self.teacher = bool(welcome["class"] and welcome["class"]["teacher"])
@@ -239,12 +262,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await tables.table_attend(code=self.code, connection=self.channel_name, here=True)
         if welcome["lag_cap_ms"] and self.pinger is None:
             self.pinger = asyncio.create_task(self.ping_regularly())
-        if self.seat != self.present_seat:
-            if self.present_seat is not None:
-                await self.presence(self.present_seat, present=False)
-            self.present_seat = self.seat
-            if self.seat is not None:
-                await self.presence(self.seat, present=True)
+        held = set(self.my_seats)
+        if held != self.present_seats:  # counted for every seat held, and no other
+            gone, self.present_seats = self.present_seats - held, held
+            if gone:
+                await self.presence(gone, present=False)
+            if held:
+                await self.presence(held, present=True)
 
     async def catch_up(self, since: int, *, asked: bool = False, welcomed: bool = False) -> None:
         """Send the stored events after ``since`` (and up to now), in order, if the
@@ -264,16 +288,32 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_event(event)
         # events broadcast meanwhile are already numbered <= last_seq and are dropped
 
+    def seat_lang(self, seat: int | None) -> str:
+        """The language of a held seat's edge (a table on one device), else the
+        connection's."""
+        if seat is not None and seat in self.my_seats and seat < len(self.seats):
+            return self.seats[seat].get("lang") or self.lang
+        return self.lang
+
     async def send_event(self, event: dict) -> None:
         frame = {"type": "event", **event, "view": view_for_seat(event["view"], self.seat)}
         with translation.override(self.lang):
             frame["text"] = told_event(event, seat_labels(self.seats))
+        if self.device and self.my_seats:  # each edge's sentence, in the edge's language
+            frame["texts"] = {}
+            for lang in dict.fromkeys(self.seat_lang(s) for s in self.my_seats):
+                with translation.override(lang):
+                    frame["texts"][lang] = told_event(event, seat_labels(self.seats))
         await self.send_json(frame)
         self.last_seq = max(self.last_seq or 0, event["seq"])
 
-    async def send_error(self, code: str) -> None:
-        frame = {"type": "error", "code": code}
-        with translation.override(self.lang):
+    async def send_error(self, code: str, *, seat: int | None = None) -> None:
+        """An ``error`` frame; one answering a move that named ``seat`` carries it, with
+        the message in that seat's language (a table on one device)."""
+        frame: dict = {"type": "error", "code": code}
+        if seat is not None:
+            frame["seat"] = seat
+        with translation.override(self.seat_lang(seat)):
             if code in REJECT_TEXTS:
                 frame["message"] = reject_text(code)
             elif code in _NOT_A_MOVE:
@@ -296,8 +336,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def table_owner(self, message: dict) -> None:
         """The table has a new owner (another process took it over): say again that
         this connection's seat is present, so that it gets no stand-in."""
-        if self.present_seat is not None:
-            await self.presence(self.present_seat, present=True)
+        if self.present_seats:
+            await self.presence(self.present_seats, present=True)
 
     async def table_seats(self, message: dict) -> None:
         if self.last_seq is None:

@@ -1,4 +1,5 @@
-"""The lobby's forms: a practice table, and a table to share with friends or a class.
+"""The lobby's forms: a practice table, a table to share with friends or a class, and a
+table played around one device.
 
 Every choice is checked here, with a message in the page's language, before anything is
 stored: a bad form changes nothing.
@@ -9,11 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
+from django.conf import settings
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
+from games.context_processors import NATIVE_NAMES
 from games.engine import BotLevel, Options
 from games.play.bot_levels import levels_help
+from games.tables.device import DEVICE_COMPUTERS, DEVICE_PEOPLE
 from games.tables.protocol import MAX_NAME_BYTES, MAX_NAME_CHARS, ProtocolError, display_name
 
 LEVEL_CHOICES = [
@@ -226,6 +230,67 @@ class OpenTableForm(GameChoicesForm):
             beat_ms=beat_ms,
             lag_cap_ms=LAG_CAP_MS if data["lag"] else 0,
         )
+
+
+@dataclass(frozen=True)
+class DeviceSettings:
+    """What ``games.tables.table_open_device`` needs: the people (name, language) in
+    seat order, and the computer players' levels."""
+
+    people: list[tuple[str, str]]
+    levels: list[BotLevel]
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages, each named in its own script (a child finds their own)."""
+    return [(code, NATIVE_NAMES[code]) for code, _name in settings.LANGUAGES]
+
+
+class DeviceTableForm(LobbyForm):
+    """A table on one device (a tablet lying flat): 2 to 4 people, each with the
+    language of their edge of the screen (the page's by default), and 0 to 2 computer
+    players; play starts at once, the table turning the cards at the slow beat."""
+
+    id_prefix = "device"
+
+    computers = forms.TypedChoiceField(
+        label=_("Computer players"),
+        choices=[(n, str(n)) for n in range(DEVICE_COMPUTERS + 1)],
+        coerce=int,
+        initial=0,
+    )
+    level = forms.ChoiceField(
+        label=_("Level of the computer players"), choices=LEVEL_CHOICES, initial="beginner"
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        here = get_language() or settings.LANGUAGE_CODE
+        low, high = DEVICE_PEOPLE
+        people = {}
+        for n in range(1, high + 1):
+            people[f"name_{n}"] = NameField(label=_("Name"), required=n <= low)
+            people[f"lang_{n}"] = forms.ChoiceField(
+                label=_("Language"),
+                choices=language_choices(),
+                initial=here if here in dict(language_choices()) else "en",
+            )
+        self.fields = {**people, **self.fields}
+
+    def people_fields(self) -> list[tuple]:
+        """Each player's name and language fields (bound), for the template."""
+        high = DEVICE_PEOPLE[1]
+        return [(self[f"name_{n}"], self[f"lang_{n}"]) for n in range(1, high + 1)]
+
+    def settings(self) -> DeviceSettings:
+        data = self.cleaned_data
+        people = [
+            (data[f"name_{n}"], data[f"lang_{n}"])
+            for n in range(1, DEVICE_PEOPLE[1] + 1)
+            if data.get(f"name_{n}")
+        ]
+        level = BotLevel[data["level"].upper()]
+        return DeviceSettings(people=people, levels=[level] * data["computers"])
 
 
 class JoinByCodeForm(LobbyForm):

@@ -17,10 +17,12 @@ from games.engine import full_deck
 from games.learn.walkthroughs import card_data, clause_links, clause_sections
 from games.models import Seat, Table
 from games.play.bot_levels import levels_help
-from games.play.forms import JoinByCodeForm, OpenTableForm, PracticeForm
+from games.play.device_edges import device_bots, device_edges, device_languages
+from games.play.forms import DeviceTableForm, JoinByCodeForm, OpenTableForm, PracticeForm
 from games.play.limit_words import too_many_tables_text
 from games.play.share_links import share_url
 from games.tables.codes import normalise_code
+from games.tables.device import DEVICE_BEATS
 from games.tables.protocol import walkthrough_slugs
 
 
@@ -32,10 +34,13 @@ def session_key(request) -> str:
     return request.session.session_key
 
 
-def lobby(request, practice_form=None, open_form=None, join_form=None, status=200):
+def lobby(
+    request, practice_form=None, open_form=None, join_form=None, device_form=None, status=200
+):
     context = {
         "practice_form": practice_form or PracticeForm(),
         "open_form": open_form or OpenTableForm(),
+        "device_form": device_form or DeviceTableForm(),
         "join_form": join_form or JoinByCodeForm(),
         "open_tables": tables.tables_open(limit=20),
         "level_help": levels_help(),
@@ -100,6 +105,27 @@ def play_open(request):
     return redirect("play_table", code=code)
 
 
+@require_POST
+def play_device(request):
+    """A table on one device: every person's seat bound to this browser session, play
+    started at once (the slow beat), and the tablet goes to the table's page."""
+    form = DeviceTableForm(request.POST)
+    if not form.is_valid():
+        return lobby(request, device_form=form, status=400)
+    s = form.settings()
+    try:
+        code = tables.table_open_device(
+            session_key=session_key(request),
+            people=s.people,
+            levels=s.levels,
+            address=request.META.get("REMOTE_ADDR"),
+        )
+    except tables.TooManyTables as error:
+        form.add_error(None, too_many_tables_text(error))
+        return lobby(request, device_form=form, status=429)
+    return redirect("play_table", code=code)
+
+
 def card_faces() -> dict[str, dict]:
     """Every card as the table picture draws it, named in the page's language."""
     return {card.code: card_data(card) for card in full_deck()}
@@ -126,7 +152,8 @@ def table_page(request, table: Table, *, projector: bool = False):
     to its next table (``follow``: the address with ``__CODE__`` for the new code)."""
     code = table.code
     key = session_key(request)
-    seated = Seat.objects.filter(table=table, session_key=key, is_bot=False).exists()
+    held = list(Seat.objects.filter(table=table, session_key=key, is_bot=False).order_by("number"))
+    seated = bool(held)
     link = share_url(request, code)
     follow = "class_projector" if projector else "play_table"
     config = {
@@ -152,7 +179,48 @@ def table_page(request, table: Table, *, projector: bool = False):
         "options": table.options,
         "replay_url": reverse("replay", args=[code]),
     }
+    if table.on_device and not projector and (held or tablet_to_fill(table, key)):
+        return device_page(request, table, held, context)
     return render(request, "play/table.html", context)
 
 
-__all__ = ["lobby", "play", "play_open", "play_practice", "play_table", "table_page"]
+def tablet_to_fill(table: Table, key: str) -> bool:
+    """A class's table on one device that the people of this tablet may still sit down
+    at ("Who is at this tablet?"); its teacher watches it as the table page."""
+    return bool(table.teacher_key) and table.teacher_key != key
+
+
+def device_page(request, table: Table, held: list[Seat], context: dict):
+    """The table on one device (``play/device.html``): each held seat at an edge of the
+    screen, in its own language; with none held yet, the form for the tablet's people."""
+    edges = device_edges(held, request.LANGUAGE_CODE)
+    bots = device_bots(list(table.seats.order_by("number")))
+    languages = device_languages()
+    context = {
+        **context,
+        "edges": edges,
+        "bots": bots,
+        "languages": languages,
+        "seats_free": table.seats.filter(is_bot=False, session_key="").count(),
+    }
+    context["config"] = {
+        **context["config"],
+        "device": True,
+        "edges": edges,
+        "bots": bots,
+        "languages": languages,
+        "beats": {"slower": DEVICE_BEATS[1], "faster": DEVICE_BEATS[0]},
+        "players_pace": not table.teacher_key,  # a class's teacher sets a tablet's pace
+    }
+    return render(request, "play/device.html", context)
+
+
+__all__ = [
+    "lobby",
+    "play",
+    "play_device",
+    "play_open",
+    "play_practice",
+    "play_table",
+    "table_page",
+]

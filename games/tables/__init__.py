@@ -8,8 +8,12 @@ table's lease, reached over the channel layer from the others (see ``registry``)
 - :func:`table_create_practice` (sync): one person and computer players, seated at once.
 - :func:`table_open` (sync): a table opened from the lobby, the opener on seat 0.
 - :func:`table_open_class` (sync): a class table, opened by a teacher who does not play.
+- :func:`table_open_device` (sync): a table on one device, its people all on one session.
+- :func:`table_open_class_tablets` (sync): a class's tables on one device, one per tablet.
 - :func:`table_welcome`: what a connecting client is told (its seat, the view, seq).
 - :func:`table_join`: bind a browser session to a free seat under a display name.
+- :func:`table_join_device`: bind a tablet's session to a free seat for each of its people.
+- :func:`table_seats_held`: the seats a session holds (several at a table on one device).
 - :func:`table_submit`: a player's action, stamped on arrival.
 - :func:`table_events_since`: the stored events after a number (catch-up).
 - :func:`table_presence`: a seat's connection came or went (stand-ins).
@@ -25,14 +29,16 @@ table's lease, reached over the channel layer from the others (see ``registry``)
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
+from django.db import transaction
 
 from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options, Record
 from games.models import Table
-from games.tables.protocol import display_name, walkthrough_slugs
+from games.tables.protocol import LANGS, display_name, walkthrough_slugs
 
 from . import store
 from .codes import normalise_code
 from .controls import CONTROLS
+from .device import DEVICE_BEAT_MS, DEVICE_COMPUTERS, DEVICE_PEOPLE, TABLETS_MAX
 from .limits import TooManyTables, tables_check
 from .owner import Outcome, wall_ms
 from .registry import NO_TABLE, group_name, outcome_from, owner_call, registry_drop
@@ -55,6 +61,10 @@ __all__ = [
     "table_events_since",
     "table_seat",
     "table_join",
+    "table_join_device",
+    "table_open_class_tablets",
+    "table_open_device",
+    "table_seats_held",
     "table_presence",
     "table_record",
     "table_submit",
@@ -82,6 +92,8 @@ def table_create(
     teacher_key: str = "",
     class_name: str = "",
     fill_level: str = "",
+    on_device: bool = False,
+    device_group: str = "",
 ) -> str:
     """Store a new table of ``players`` seats (computer players on the seats of
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
@@ -113,6 +125,8 @@ def table_create(
         teacher_key=teacher_key,
         class_name=class_name,
         fill_level=fill_level,
+        on_device=on_device,
+        device_group=device_group,
     )
 
 
@@ -171,11 +185,14 @@ def table_open_class(
     turn_timer_ms: int | None = None,
     beat_ms: int | None = None,
     bot_time_scale: float = 1.0,
+    on_device: bool = False,
+    device_group: str = "",
 ) -> str:
     """A class table of ``players`` seats (2 to 12), opened by the teacher of browser
     session ``session_key``, who does not play: the students take the seats, and play
     starts when the teacher says so (computer players of ``fill_level`` take the seats
-    still free then; without one the table shrinks to the seats taken)."""
+    still free then; without one the table shrinks to the seats taken). With
+    ``on_device``, one tablet's children take its seats together (:func:`table_join_device`)."""
     if not session_key:
         raise ValueError("opening a class table needs a browser session")
     if not 2 <= players <= 12:
@@ -189,7 +206,78 @@ def table_open_class(
         teacher_key=session_key,
         class_name=class_name.strip(),
         fill_level=fill_level.name.lower() if fill_level else "",
+        on_device=on_device,
+        device_group=device_group,
     )
+
+
+def table_open_device(
+    *,
+    session_key: str,
+    people: list[tuple[str, str]],
+    levels: list[BotLevel] | None = None,
+    options: Options = DEFAULT_OPTIONS,
+    beat_ms: int | None = DEVICE_BEAT_MS,
+    address: str | None = None,
+    bot_time_scale: float = 1.0,
+    away_after_ms: int = 30_000,
+    seed: int | None = None,
+    deck: tuple[Card, ...] | None = None,
+) -> str:
+    """A table on one device (a tablet lying flat): ``people`` (2 to 4 ``(name, lang)``,
+    names checked like a joining name, ``lang`` one of the site's languages) on seats 0,
+    1, … all bound to browser session ``session_key``, then one computer player per
+    level (0 to 2); play starts at once, at the slow beat unless ``beat_ms`` says
+    otherwise. Raises :class:`TooManyTables` as :func:`table_create_practice` does."""
+    if not session_key:
+        raise ValueError("a table on one device needs a browser session")
+    levels = list(levels or [])
+    low, high = DEVICE_PEOPLE
+    if not low <= len(people) <= high or len(levels) > DEVICE_COMPUTERS:
+        raise ValueError("a table on one device has 2 to 4 people and 0 to 2 computer players")
+    seats = [(n, display_name(name), device_lang(lang)) for n, (name, lang) in enumerate(people)]
+    tables_check(session_key=session_key, address=address)
+    code = table_create(
+        players=len(people) + len(levels),
+        options=options,
+        bots={seat: level for seat, level in enumerate(levels, start=len(people))},
+        beat_ms=beat_ms,
+        bot_time_scale=bot_time_scale,
+        away_after_ms=away_after_ms,
+        seed=seed,
+        deck=deck,
+        on_device=True,
+    )
+    store.seats_bind(store.table_id(code), seats, session_key)
+    Table.objects.filter(code=code).update(opener_address=address)
+    return code
+
+
+def device_lang(lang: str) -> str:
+    """An edge's language, checked: one of the site's languages, or "" (the page's)."""
+    if lang and lang not in LANGS:
+        raise ValueError(f"not a language of the site: {lang!r}")
+    return lang
+
+
+def table_open_class_tablets(*, tablets: int, players: int, **settings) -> list[str]:
+    """``tablets`` (1 to 8) class tables on one device, of ``players`` seats each (2 to
+    4 children), opened together: each table's ``device_group`` is the first one's
+    code, so the teacher's page finds them all. ``settings`` are
+    :func:`table_open_class`'s other keywords. Returns the codes, the first first."""
+    if not 1 <= tablets <= TABLETS_MAX:
+        raise ValueError("a class opens 1 to 8 tablets' tables")
+    low, high = DEVICE_PEOPLE
+    if not low <= players <= high:
+        raise ValueError("a tablet's table has 2 to 4 children")
+    with transaction.atomic():
+        first = table_open_class(players=players, on_device=True, **settings)
+        Table.objects.filter(code=first).update(device_group=first)
+        others = [
+            table_open_class(players=players, on_device=True, device_group=first, **settings)
+            for _ in range(tablets - 1)
+        ]
+    return [first, *others]
 
 
 def class_teacher(*, code: str, session_key: str | None) -> bool:
@@ -218,6 +306,24 @@ async def table_join(*, code: str, session_key: str, name: str) -> int | str:
     return "no_table" if seat is NO_TABLE else seat
 
 
+async def table_join_device(*, code: str, session_key: str, players: list[dict]) -> list[int] | str:
+    """Seat each of ``players`` (``{"name", "lang"}``, checked) on the next free seat of
+    the table on one device ``code``, all bound to session ``session_key``: the seats,
+    or why nobody was seated (``table_full`` when they do not all fit, ``bad_message``
+    at a table that is not on one device, ``is_teacher``, ``restarted``…)."""
+    seats = await owner_call(
+        normalise_code(code), "join_device", session_key=session_key, players=players
+    )
+    return "no_table" if seats is NO_TABLE else seats
+
+
+async def table_seats_held(*, code: str, session_key: str | None) -> tuple[bool, list[int]]:
+    """Whether table ``code`` is on one device, and every seat session ``session_key``
+    holds there (several at such a table), in seat order."""
+    held = await owner_call(normalise_code(code), "seats_held", session_key=session_key)
+    return (False, []) if held is NO_TABLE else (held["device"], held["seats"])
+
+
 async def table_control(*, code: str, session_key: str | None, message: dict) -> Outcome:
     """The teacher's control ``message`` (type in :data:`CONTROLS`), from a connection
     of session ``session_key``: refused with ``not_teacher`` for anyone else."""
@@ -242,12 +348,19 @@ async def table_seat(*, code: str, session_key: str | None) -> int | None:
     return None if seat is NO_TABLE else seat
 
 
-async def table_presence(*, code: str, seat: int, present: bool, connection: str) -> None:
-    """The connection named ``connection`` counts for ``seat`` (``present``) or no
-    longer does: after ``away_after_ms`` without any, a computer player stands in for
-    the seat until one comes back."""
+async def table_presence(
+    *, code: str, present: bool, connection: str, seat: int | None = None, seats: list[int] = ()
+) -> None:
+    """The connection named ``connection`` counts for ``seat`` (or for each of ``seats``,
+    at a table on one device) (``present``) or no longer does: after ``away_after_ms``
+    without any, a computer player stands in for the seat until one comes back."""
     await owner_call(
-        normalise_code(code), "presence", seat=seat, present=present, connection=connection
+        normalise_code(code),
+        "presence",
+        seat=seat,
+        seats=list(seats),
+        present=present,
+        connection=connection,
     )
 
 

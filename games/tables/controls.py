@@ -37,6 +37,7 @@ from channels.db import database_sync_to_async
 from games.engine import Bot, BotLevel, Card, final_state, new_game
 
 from . import store
+from .device import DEVICE_BEATS
 from .store import SeatInfo
 
 __all__ = ["CONTROLS", "ClassControls"]
@@ -97,6 +98,8 @@ class ClassControls:
                 return "no_table"
             if not self.stored.is_class and message["type"] == "start":
                 return await self.start_now() if self.is_opener(session_key) else "not_opener"
+            if not self.stored.is_class and self.stored.on_device and message["type"] == "pace":
+                return await self._players_pace(session_key, message)
             if not self.is_teacher(session_key):
                 return "not_teacher"
             if self.stored.next_code:
@@ -177,6 +180,22 @@ class ClassControls:
         pace = {"turn_timer_ms": message["turn_timer_ms"], "beat_ms": message["beat_ms"]}
         await self._commit("pace_changed", pace, pace)
         self._timers_cancel(race=False)  # a steady beat: computer players only call
+        self._watch_absent()
+        self._after_step()
+        return None
+
+    async def _players_pace(self, session_key: str | None, message: dict) -> str | None:
+        """At a table on one device (not a class's), the players themselves switch
+        between the slow and the steady beat: ``faster`` and ``slower``."""
+        if not self.seats_of(session_key):
+            return "not_seated"
+        if message["turn_timer_ms"] is not None or message["beat_ms"] not in DEVICE_BEATS:
+            return "bad_message"
+        if self.state.over:
+            return "not_now"
+        pace = {"turn_timer_ms": None, "beat_ms": message["beat_ms"]}
+        await self._commit("players_pace", pace, pace)
+        self._timers_cancel(race=False)
         self._watch_absent()
         self._after_step()
         return None

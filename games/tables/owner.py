@@ -45,6 +45,7 @@ from games.words.clauses import event_clauses
 
 from . import store
 from .controls import ClassControls
+from .device import DEVICE_SEATS_MAX
 from .idle import IdleWatch
 from .opener import OpenerStart
 from .stand_in import StandInTally
@@ -143,20 +144,27 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         return max(wall_ms() - self.stored.epoch_ms, self.state.clock_ms)
 
     def seat_of(self, session_key: str | None) -> int | None:
-        if not session_key:
-            return None
-        for s in self.seats:
-            if s.session_key == session_key and not s.is_bot:
-                return s.number
-        return None
+        """The (first) seat of session ``session_key``, if any."""
+        held = self.seats_of(session_key)
+        return held[0] if held else None
 
-    def snapshot(self, seat: int | None, teacher: bool = False) -> dict:
-        """The welcome of a client on ``seat`` (None: a spectator; ``teacher``: the
-        class's teacher, who is never seated)."""
+    def seats_of(self, session_key: str | None) -> list[int]:
+        """Every seat of session ``session_key`` (several at a table on one device)."""
+        if not session_key:
+            return []
+        return [s.number for s in self.seats if s.session_key == session_key and not s.is_bot]
+
+    def snapshot(self, held: list[int], teacher: bool = False) -> dict:
+        """The welcome of a client holding the seats ``held`` ([]: a spectator;
+        ``teacher``: the class's teacher, who is never seated); its ``seat`` and view are
+        the first held seat's."""
+        seat = held[0] if held else None
         return {
             "type": "welcome",
             "code": self.code,
             "seat": seat,
+            "device": self.stored.on_device,
+            "my_seats": list(held),
             "seats": [s.public() for s in self.seats],
             "started": self.started,
             "options": options_to_json(self.stored.options),
@@ -234,37 +242,79 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
             self._after_step()
             return free.number
 
-    async def presence(self, *, seat: int, present: bool, connection: str) -> None:
-        """The connection named ``connection`` now counts for ``seat`` (``present``), or
-        no longer does (it closed, or its seat changed)."""
+    async def join_device(self, *, session_key: str, players: list[dict]) -> list[int] | str:
+        """Seat each of ``players`` (``{"name", "lang"}``, checked by the protocol) on the
+        next free seat, all bound to session ``session_key``, in one transaction; or say
+        why nobody was seated: ``bad_message`` (not a table on one device),
+        ``table_full`` (they do not all fit, or the session would hold more than four
+        seats), ``is_teacher``, ``restarted``, ``no_table``."""
         async with self._lock:
-            connections = self._present.setdefault(seat, set())
-            person = seat < len(self.seats) and not self.seats[seat].is_bot
+            if self._stopped:
+                return "no_table"
+            if not self.stored.on_device:
+                return "bad_message"
+            if self.is_teacher(session_key):
+                return "is_teacher"
+            if self.stored.next_code:
+                return "restarted"
+            free = [s for s in self.seats if not s.taken][: len(players)]
+            held = self.seats_of(session_key)
+            if len(free) < len(players) or len(held) + len(players) > DEVICE_SEATS_MAX:
+                return "table_full"
+            bound = [
+                (s.number, p["name"], p.get("lang", "")) for s, p in zip(free, players, strict=True)
+            ]
+            await database_sync_to_async(store.seats_bind)(self.stored.id, bound, session_key)
+            for s, (_number, name, lang) in zip(free, bound, strict=True):
+                s.session_key, s.name, s.lang = session_key, name, lang
+            await self._send_seats()
+            if self.started:
+                self._watch_absent()
+            self._after_step()
+            return self.seats_of(session_key)
+
+    async def presence(
+        self, *, present: bool, connection: str, seat: int | None = None, seats: list[int] = ()
+    ) -> None:
+        """The connection named ``connection`` now counts for ``seat`` (or each of
+        ``seats``: a table on one device) (``present``), or no longer does (it closed, or
+        its seat changed); what changed is told in one ``seats`` frame."""
+        async with self._lock:
+            numbers = [*([] if seat is None else [seat]), *seats]
+            changes = [self._presence_one(n, present, connection) for n in numbers]
+            if any(changes):
+                await self._send_seats()
             if not present:
-                connections.discard(connection)
-                if not connections:
-                    if person and not self.seats[seat].lost and not self.state.over:
-                        self.seats[seat].lost = True  # told to the others at once
-                        await self._send_seats()
-                    self._watch_absent()
-                return
-            connections.add(connection)
-            timer = self._away.pop(seat, None)
-            if timer is not None:
-                timer.cancel()
-            back = person and self.seats[seat].lost
-            if person:
-                self.seats[seat].lost = False
-            self._stood_in.pop(seat, None)  # told in the welcome just sent
-            if self._stand_ins.pop(seat, None) is not None:
-                self.seats[seat].stand_in = False
-                plan = self._plans.pop(seat, None)
-                if plan is not None:
-                    plan[1].cancel()
-                await self._send_seats()
-                self._after_step()
-            elif back:
-                await self._send_seats()
+                self._watch_absent()
+            elif "stand_in_gone" in changes:
+                self._after_step()  # the person plays again: no plan of the stand-in's
+
+    def _presence_one(self, seat: int, present: bool, connection: str) -> str:
+        """One seat's part of :meth:`presence` (the lock held): what the others must be
+        told (``lost``, ``back``, ``stand_in_gone``), or "" for nothing."""
+        connections = self._present.setdefault(seat, set())
+        person = seat < len(self.seats) and not self.seats[seat].is_bot
+        if not present:
+            connections.discard(connection)
+            if not connections and person and not self.seats[seat].lost and not self.state.over:
+                self.seats[seat].lost = True  # told to the others at once
+                return "lost"
+            return ""
+        connections.add(connection)
+        timer = self._away.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        back = person and self.seats[seat].lost
+        if person:
+            self.seats[seat].lost = False
+        self._stood_in.pop(seat, None)  # told in the welcome just sent
+        if self._stand_ins.pop(seat, None) is not None:
+            self.seats[seat].stand_in = False
+            plan = self._plans.pop(seat, None)
+            if plan is not None:
+                plan[1].cancel()
+            return "stand_in_gone"
+        return "back" if back else ""
 
     def _watch_absent(self) -> None:
         """Start the stand-in timer of every person's seat with no connection."""

@@ -35,10 +35,12 @@ from games.engine import (
     TableView,
     TurnCard,
 )
+from games.tables.device import DEVICE_SEATS_MAX
 from games.words import graphemes
 
 __all__ = [
     "ERROR_CODES",
+    "LANGS",
     "MAX_FRAME_CHARS",
     "MAX_NAME_CHARS",
     "MAX_NESTING",
@@ -178,10 +180,13 @@ MAX_NAME_BYTES = 240
 #: JSON parser sees it: a parser recursing 970 levels deep raises RecursionError).
 MAX_NESTING = 8
 
-_LANGS = ("en", "ms", "mr", "he", "ta", "hr")
+#: The site's languages (a ``hello``'s ``lang``, an edge's language at a table on one device).
+LANGS = ("en", "ms", "mr", "he", "ta", "hr")
 _LEVELS = ("beginner", "steady", "quick")
 #: A class table's seats (a control names one): 0 to 11.
 _SEAT = (True, lambda v: type(v) is int and 0 <= v < 12)
+#: The seat a move names (a table on one device only: elsewhere ``not_your_seat``).
+_MOVE_SEAT = (False, _SEAT[1])
 
 
 @cache
@@ -201,6 +206,21 @@ def _walkthroughs(value: Any) -> bool:
     )
 
 
+def _players(value: Any) -> bool:
+    """``[{"name": str, "lang"?: a language}, …]``: 1 to 4 people at one tablet."""
+    return (
+        isinstance(value, list)
+        and 1 <= len(value) <= DEVICE_SEATS_MAX
+        and all(
+            isinstance(p, dict)
+            and isinstance(p.get("name"), str)
+            and set(p) <= {"name", "lang"}
+            and p.get("lang", "") in ("", *LANGS)
+            for p in value
+        )
+    )
+
+
 def _ms_or_null(low: int, high: int):
     return lambda v: v is None or (type(v) is int and low <= v <= high)
 
@@ -209,12 +229,17 @@ def _ms_or_null(low: int, high: int):
 _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "hello": {
         "since": (False, lambda v: type(v) is int and v >= 0),
-        "lang": (False, lambda v: v in _LANGS),
+        "lang": (False, lambda v: v in LANGS),
     },
-    "join": {"name": (True, lambda v: isinstance(v, str))},
-    "turn": {},
-    "snap": {"seen": (False, lambda v: type(v) is int and v >= 0)},
-    "snap_pot": {"seen": (False, lambda v: type(v) is int and v >= 0)},
+    # ``name``, or (a table on one device) ``players``: exactly one of them
+    "join": {
+        "name": (False, lambda v: isinstance(v, str)),
+        "players": (False, _players),
+    },
+    # ``seat``: at a table on one device, which of the connection's seats acts
+    "turn": {"seat": _MOVE_SEAT},
+    "snap": {"seen": (False, lambda v: type(v) is int and v >= 0), "seat": _MOVE_SEAT},
+    "snap_pot": {"seen": (False, lambda v: type(v) is int and v >= 0), "seat": _MOVE_SEAT},
     "resync": {"since": (True, lambda v: type(v) is int and v >= 0)},
     "ping": {"t": (False, lambda v: type(v) in (int, float) and math.isfinite(v))},
     "pong": {"t": (True, lambda v: type(v) is int and v >= 0)},
@@ -225,7 +250,7 @@ _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "pause": {},
     "resume": {},
     "pace": {
-        "turn_timer_ms": (True, _ms_or_null(1000, 120_000)),
+        "turn_timer_ms": (False, _ms_or_null(1000, 120_000)),  # missing: null
         "beat_ms": (True, _ms_or_null(500, 10_000)),
     },
     "add_bot": {"seat": _SEAT, "level": (False, lambda v: v in _LEVELS)},
@@ -286,7 +311,9 @@ def client_message(text: str) -> dict:
 
     >>> client_message('{"type": "snap", "seen": 4}')
     {'type': 'snap', 'seen': 4}
-    >>> client_message('{"type": "turn", "seat": 2}')
+    >>> client_message('{"type": "turn", "seat": 2}')  # the table checks whose seat
+    {'type': 'turn', 'seat': 2}
+    >>> client_message('{"type": "turn", "seat": "2"}')
     Traceback (most recent call last):
     ...
     games.tables.protocol.ProtocolError: not_your_seat
@@ -311,14 +338,24 @@ def client_message(text: str) -> dict:
     for key, value in data.items():
         if key == "type":
             continue
-        if key == "seat" and data["type"] in MOVES:
+        if key == "seat" and data["type"] in MOVES and not schema[key][1](value):
             raise ProtocolError("not_your_seat")  # a seat acts only for itself
         if key not in schema or not schema[key][1](value):
             raise ProtocolError("bad_message")
     if any(required and key not in data for key, (required, _check) in schema.items()):
         raise ProtocolError("bad_message")
     if data["type"] == "join":
-        data["name"] = display_name(data["name"])
+        if ("name" in data) == ("players" in data):
+            raise ProtocolError("bad_message")
+        if "name" in data:
+            data["name"] = display_name(data["name"])
+        else:
+            data["players"] = [
+                {"name": display_name(p["name"]), "lang": p.get("lang", "")}
+                for p in data["players"]
+            ]
+    if data["type"] == "pace":
+        data.setdefault("turn_timer_ms", None)
     if data["type"] == "pace" and data["turn_timer_ms"] and data["beat_ms"]:
         raise ProtocolError("bad_message")  # a steady beat has no turn timer
     return data

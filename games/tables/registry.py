@@ -57,11 +57,15 @@ def group_name(code: str) -> str:
 
 
 async def _welcome(owner: TableOwner, *, session_key: str | None) -> dict:
-    return owner.snapshot(owner.seat_of(session_key), teacher=owner.is_teacher(session_key))
+    return owner.snapshot(owner.seats_of(session_key), teacher=owner.is_teacher(session_key))
 
 
 async def _seat(owner: TableOwner, *, session_key: str | None) -> int | None:
     return owner.seat_of(session_key)
+
+
+async def _seats_held(owner: TableOwner, *, session_key: str | None) -> dict:
+    return {"device": owner.stored.on_device, "seats": owner.seats_of(session_key)}
 
 
 async def _submit(owner: TableOwner, **kwargs) -> dict:
@@ -71,7 +75,9 @@ async def _submit(owner: TableOwner, **kwargs) -> dict:
 OPS = {
     "welcome": _welcome,
     "seat": _seat,
+    "seats_held": _seats_held,
     "join": lambda owner, **kw: owner.join(**kw),
+    "join_device": lambda owner, **kw: owner.join_device(**kw),
     "control": lambda owner, **kw: owner.control(**kw),
     "done": lambda owner, **kw: owner.done(**kw),
     "presence": lambda owner, **kw: owner.presence(**kw),

@@ -44,6 +44,7 @@ __all__ = [
     "events_since",
     "record_load",
     "seat_bind",
+    "seats_bind",
     "seat_done",
     "seats_replace",
     "step_append",
@@ -65,6 +66,7 @@ class SeatInfo:
     stand_in: bool = False  # not stored: a computer player plays while the person is away
     lost: bool = False  # not stored: the person's connections have all closed, just now
     done: list[str] = field(default_factory=list)  # a class's student: walkthroughs finished
+    lang: str = ""  # at a table on one device: the language of this seat's edge ("": the page's)
 
     @property
     def taken(self) -> bool:
@@ -80,6 +82,7 @@ class SeatInfo:
             "taken": self.taken,
             "away": self.stand_in,
             "lost": self.lost,
+            "lang": self.lang,
         }
 
 
@@ -113,6 +116,10 @@ class StoredTable:
     next_code: str = ""
     controls: int = 0
     idle_closed: bool = False  # closed for want of anyone connected (games.tables.idle)
+    # played around one device: one session holds its people's seats (each with a lang);
+    # a class's tablets opened together share the first one's code (device_group)
+    on_device: bool = False
+    device_group: str = ""
 
     @property
     def is_class(self) -> bool:
@@ -156,6 +163,8 @@ def table_insert(
     teacher_key: str = "",
     class_name: str = "",
     fill_level: str = "",
+    on_device: bool = False,
+    device_group: str = "",
 ) -> str:
     """Store a new table, dealt now, and return its code (a class table when
     ``teacher_key`` is given: see :class:`games.models.Table`)."""
@@ -212,6 +221,8 @@ def table_insert(
                     teacher_key=teacher_key,
                     class_name=class_name,
                     fill_level=fill_level,
+                    on_device=on_device,
+                    device_group=device_group,
                 )
                 Seat.objects.bulk_create(
                     Seat(
@@ -234,7 +245,9 @@ def table_load(code: str) -> StoredTable | None:
     if table is None:
         return None
     seats = [
-        SeatInfo(s.number, s.display_name, s.session_key, s.is_bot, s.bot_level, done=s.done)
+        SeatInfo(
+            s.number, s.display_name, s.session_key, s.is_bot, s.bot_level, done=s.done, lang=s.lang
+        )
         for s in table.seats.order_by("number")
     ]
     actions = [
@@ -267,6 +280,8 @@ def table_load(code: str) -> StoredTable | None:
         next_code=table.next_code,
         controls=table.controls.count(),
         idle_closed=table.idle_closed is not None,
+        on_device=table.on_device,
+        device_group=table.device_group,
     )
 
 
@@ -304,13 +319,21 @@ def table_id_or_none(code: str) -> int | None:
     return Table.objects.filter(code=code).values_list("id", flat=True).first()
 
 
-def seat_bind(table_id: int, number: int, session_key: str, name: str) -> None:
-    """Give seat ``number`` to the browser session ``session_key`` under ``name``."""
+def seat_bind(table_id: int, number: int, session_key: str, name: str, lang: str = "") -> None:
+    """Give seat ``number`` to the browser session ``session_key`` under ``name`` (with
+    the language of its edge, at a table on one device)."""
+    seats_bind(table_id, [(number, name, lang)], session_key)
+
+
+def seats_bind(table_id: int, seats: list[tuple[int, str, str]], session_key: str) -> None:
+    """Give every seat of ``seats`` (``(number, name, lang)``) to the browser session
+    ``session_key``, in one transaction (a table on one device: all or none)."""
     with transaction.atomic():
         fence_check(table_id)
-        Seat.objects.filter(table_id=table_id, number=number).update(
-            session_key=session_key, display_name=name
-        )
+        for number, name, lang in seats:
+            Seat.objects.filter(table_id=table_id, number=number).update(
+                session_key=session_key, display_name=name, lang=lang
+            )
 
 
 def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
@@ -327,6 +350,7 @@ def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
                 is_bot=s.is_bot,
                 bot_level=s.bot_level,
                 done=list(s.done),
+                lang=s.lang,
             )
             for s in seats
         )
@@ -369,6 +393,8 @@ def class_restart(old: StoredTable, seats: list[SeatInfo], number: int, data: di
             teacher_key=old.teacher_key,
             class_name=old.class_name,
             fill_level=old.fill_level,
+            on_device=old.on_device,
+            device_group=old.device_group,
         )
         seats_replace(table_id(code), seats)
         data = {**data, "params": {**data["params"], "code": code}}

@@ -47,6 +47,11 @@ def control_text(code: str, params: dict) -> str:
             _("The teacher changed the pace. %(pace)s"),
             pace=pace_text(params["turn_timer_ms"], params["beat_ms"]),
         )
+    if code == "players_pace":  # the players at a table on one device: faster or slower
+        return fill(
+            _("The players changed the pace. %(pace)s"),
+            pace=pace_text(params["turn_timer_ms"], params["beat_ms"]),
+        )
     if code == "bot_added":
         return _("A computer player sits down at seat %(number)d.") % {"number": params["seat"] + 1}
     if code == "bot_removed":

@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 
 from games import tables
 from games.engine import Options
+from games.models import Table
 from games.tables import CONTROLS
 from games.tables.protocol import _SCHEMAS, ERROR_CODES, client_message
 
@@ -35,17 +36,46 @@ CLASS_SENT = {*CONTROLS, "done"}
 CLASS_RECEIVED = {"control", "class", "progress"}
 
 
-def example_lines() -> list[str]:
+def example_lines(heading: str = "## Worked example") -> list[str]:
+    """The lines of the first ``text`` block after ``heading`` (comments left out)."""
     text = DOC.read_text(encoding="utf-8")
-    block = text.split("## Worked example", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    block = text.split(f"\n{heading}\n", 1)[1].split("```text", 1)[1].split("```", 1)[0]
     return [line for line in block.strip().splitlines() if line and not line.startswith("#")]
 
 
+async def play_example(lines: list[str], sessions: dict[str, str], code: str) -> None:
+    """Play documented ``lines`` at table ``code``, each client on its session; every
+    frame a client receives must contain what the line shows, and nothing else come."""
+    clients: dict = {}
+    for line in lines:
+        who, rest = line.split(" ", 1)
+        if rest == "connects":
+            clients[who] = await open_connection(code.lower(), sessions[who])
+        elif rest == "disconnects":
+            await clients[who].close()
+            del clients[who]
+        elif rest.startswith("→"):
+            await clients[who].send_text(rest[2:])
+        else:
+            documented = json.loads(rest[2:])
+            frame = await clients[who].recv(timeout=3)
+            assert contains(frame, documented), (line, frame)
+    for client in clients.values():
+        assert await client.nothing()
+
+
 def contains(actual, documented) -> bool:
-    """True when every field the document shows is in the frame with that value."""
+    """True when every field the document shows is in the frame with that value (a
+    list: as long, each item containing the documented one)."""
     if isinstance(documented, dict):
         return isinstance(actual, dict) and all(
             k in actual and contains(actual[k], v) for k, v in documented.items()
+        )
+    if isinstance(documented, list):
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(documented)
+            and all(contains(a, d) for a, d in zip(actual, documented, strict=True))
         )
     return actual == documented
 
@@ -118,18 +148,66 @@ async def test_the_worked_example_plays_as_documented():
         deck=stacked_deck(2, ["7H", "7S", "2C", "9D"]),
     )
     sessions = {"Ana": await session_new(), "Ben": await session_new()}
-    clients: dict = {}
-    for line in example_lines():
-        who, rest = line.split(" ", 1)
-        if rest == "connects":
-            clients[who] = await open_connection(code.lower(), sessions[who])
-        elif rest == "disconnects":
-            await clients[who].close()
-        elif rest.startswith("→"):
-            await clients[who].send_text(rest[2:])
-        else:
-            documented = json.loads(rest[2:])
-            frame = await clients[who].recv(timeout=3)
-            assert contains(frame, documented), (line, frame)
-    for client in clients.values():
-        assert await client.nothing()
+    await play_example(example_lines(), sessions, code)
+
+
+DEVICE_EXAMPLES = ("### A class's tablet", "### The players' pace")
+
+
+def test_the_control_of_the_players_at_one_device_is_documented_and_told():
+    from games.words.controls import control_text
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## A table on one device", 1)[1].split("### A class's tablet", 1)[0]
+    codes = re.findall(r"^\| `(\w+)` \|", section, re.M)
+    assert codes == ["players_pace"]
+    told = control_text("players_pace", {"turn_timer_ms": None, "beat_ms": 1800})
+    assert told.startswith("The players changed the pace.")
+
+
+def test_every_frame_of_the_examples_on_one_device_is_well_formed():
+    sent, received = set(), set()
+    for heading in DEVICE_EXAMPLES:
+        for line in example_lines(heading):
+            match = LINE.match(line)
+            if match is None:
+                assert re.fullmatch(r"\w+ (connects|disconnects)", line), line
+                continue
+            frame = json.loads(match.group(3))
+            if match.group(2) == "→":
+                client_message(match.group(3))  # the server accepts it
+                sent.add(frame["type"])
+            else:
+                assert frame["type"] in SERVER_TYPES
+                received.add(frame["type"])
+    assert sent == {"hello", "join", "start", "turn", "snap", "pace"}
+    assert received == {"welcome", "seats", "control", "event", "error"}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_example_of_a_class_tablet_plays_as_documented():
+    teacher, pad = await session_new(), await session_new()
+    code = await database_sync_to_async(tables.table_open_class)(
+        session_key=teacher, class_name="Class 4B", players=2, on_device=True
+    )
+    deck = [c.code for c in stacked_deck(2, ["7H", "7S", "2C", "9D"])]
+    await database_sync_to_async(
+        lambda: Table.objects.filter(code=code).update(deck=deck, dealer=1)
+    )()
+    tables.registry_drop()  # the owner is rebuilt from storage, with the stacked deal
+    sessions = {"Teacher": teacher, "Tablet": pad}
+    await play_example(example_lines("### A class's tablet"), sessions, code)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_example_of_the_players_pace_plays_as_documented():
+    pad, watcher = await session_new(), await session_new()
+    code = await database_sync_to_async(tables.table_open_device)(
+        session_key=pad,
+        people=[("Noa", "he"), ("Ravi", "ta")],
+        deck=stacked_deck(2, ["7H", "7S", "2C", "9D"]),
+    )
+    sessions = {"Tablet": pad, "Watcher": watcher}
+    await play_example(example_lines("### The players' pace"), sessions, code)

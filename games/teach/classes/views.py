@@ -1,9 +1,10 @@
 """A teacher's class table: the form that opens it (``/<lang>/teach/class/``), the
 teacher's page (``…/class/<code>/``: the join code, the seats, the controls, the
 walkthroughs each student has finished, the replay after a game) and the projector
-view (``…/class/<code>/projector/``).
+view (``…/class/<code>/projector/``); for a class's tablets opened together (one table
+on one device per tablet), the page of them all (``…/class/<code>/tablets/``).
 
-The teacher is the browser session that opened the table; the two class pages are
+The teacher is the browser session that opened the table; the class pages are
 for that session only (403 for anyone else). The controls themselves travel over the
 table's WebSocket (docs/protocol.md, "A class table"), where they are checked again.
 """
@@ -12,15 +13,18 @@ from __future__ import annotations
 
 import logging
 
+from asgiref.sync import async_to_sync
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from games import tables
 from games.learn import narration
-from games.models import Table
+from games.models import Table, TableEvent
 from games.play.forms import BEAT_MS, LEVEL_CHOICES
 from games.play.share_links import share_url
 from games.play.views import session_key, table_page
@@ -28,8 +32,9 @@ from games.tables.codes import normalise_code
 from games.tables.protocol import walkthrough_slugs
 from games.teach.classes.forms import ClassTableForm, PaceForm
 from games.words.controls import pace_text
+from games.words.errors import TABLE_ERROR_TEXTS
 
-__all__ = ["class_new", "class_projector", "class_teacher"]
+__all__ = ["class_new", "class_projector", "class_tablets", "class_tablets_start", "class_teacher"]
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +57,18 @@ def class_new(request):
     if request.method == "POST" and form.is_valid():
         purge_old_classes()
         s = form.settings()
+        if s.tablets:
+            codes = tables.table_open_class_tablets(
+                tablets=s.tablets,
+                players=s.players,
+                session_key=session_key(request),
+                class_name=s.class_name,
+                options=s.options,
+                fill_level=s.fill_level,
+                turn_timer_ms=s.turn_timer_ms,
+                beat_ms=s.beat_ms,
+            )
+            return redirect("class_tablets", code=codes[0])
         code = tables.table_open_class(
             session_key=session_key(request),
             class_name=s.class_name,
@@ -125,6 +142,89 @@ def class_teacher(request, code: str):
         "config": config,
     }
     return render(request, "teach/class_teacher.html", context)
+
+
+def tablet_rows(request, group: str, teacher_key: str) -> list[dict]:
+    """The tables of a class's tablets opened together (``device_group`` ``group``),
+    the current game of each (a table whose class went on at a new one is left out):
+    its code, links, the children who sat down, free seats, started and over."""
+    over = TableEvent.objects.filter(table=OuterRef("pk"), data__code="game_over")
+    group_tables = (
+        Table.objects.filter(device_group=group, teacher_key=teacher_key, next_code="")
+        .annotate(over=Exists(over))
+        .prefetch_related("seats")
+        .order_by("id")
+    )
+    rows = []
+    for number, t in enumerate(group_tables, start=1):
+        seats = sorted(t.seats.all(), key=lambda s: s.number)
+        rows.append(
+            {
+                "number": number,
+                "code": t.code,
+                "share_url": share_url(request, t.code),
+                "teacher_url": reverse("class_teacher", args=[t.code]),
+                "names": [s.display_name for s in seats if s.session_key and not s.is_bot],
+                "free": sum(1 for s in seats if not s.session_key and not s.is_bot),
+                "started": t.teacher_started,
+                "over": t.over,
+            }
+        )
+    return rows
+
+
+def class_tablets(request, code: str, refused: dict | None = None):
+    """The teacher's page of a class's tablets: every tablet's table (its code large,
+    who sat down, started or over), and one button to start them all."""
+    table = teachers_table(request, code)
+    if table is None:
+        return not_the_teacher(request, normalise_code(code))
+    if not table.device_group:
+        raise Http404(_("There is no class table with that code. Check the letters."))
+    group = table.device_group
+    rows = tablet_rows(request, group, table.teacher_key)
+    for row in rows:
+        reason = (refused or {}).get(row["code"])
+        row["refused"] = str(TABLE_ERROR_TEXTS[reason]) if reason in TABLE_ERROR_TEXTS else ""
+    context = {
+        "group": group,
+        "table": table,
+        "rows": rows,
+        "waiting": sum(1 for r in rows if not r["started"]),
+    }
+    return render(request, "teach/class_tablets.html", context)
+
+
+@require_POST
+def class_tablets_start(request, code: str):
+    """Start every tablet's table that has not started (each as the teacher's ``start``
+    control: computer players for free seats, or the table shrinks to the children
+    there; a table with fewer than two players is left waiting, and says why)."""
+    table = teachers_table(request, code)
+    if table is None:
+        return not_the_teacher(request, normalise_code(code))
+    if not table.device_group:
+        raise Http404(_("There is no class table with that code. Check the letters."))
+    rows = tablet_rows(request, table.device_group, table.teacher_key)
+    waiting = [row["code"] for row in rows if not row["started"]]
+    refused = start_all(waiting, request.session.session_key)
+    return class_tablets(request, code, refused=refused)
+
+
+def start_all(codes: list[str], teacher_key: str) -> dict[str, str | None]:
+    """The teacher's ``start`` at each table of ``codes``, over the tables' service (the
+    owner of each table decides): code -> the refusal's code, or None when started."""
+
+    async def start() -> dict[str, str | None]:
+        done = {}
+        for code in codes:
+            outcome = await tables.table_control(
+                code=code, session_key=teacher_key, message={"type": "start"}
+            )
+            done[code] = outcome.refused
+        return done
+
+    return async_to_sync(start)()
 
 
 def class_projector(request, code: str):

@@ -1,0 +1,57 @@
+"""A class on tablets on the real site (daphne): the teacher opens two tablets' tables
+from the class form in Chromium, the children of each tablet sit down together over the
+WebSocket (``join`` with ``players``), and the teacher's "start them all" starts both
+tables from the page (the view reaches the tables' owner in the server's own loop)."""
+
+import http.cookiejar
+import json
+import re
+import urllib.request
+from urllib.parse import urlsplit
+
+from tests.tables.wsclient import WSClient
+
+
+def tablet_joins(site_url: str, code: str, players: list[dict]) -> dict:
+    """A tablet's browser (a session of its own) opens the table page, then sits its
+    people down over the WebSocket; returns the welcome."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(f"{site_url}/en/play/{code}/").read()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    where = urlsplit(site_url)
+    ws = WSClient(where.hostname, where.port, f"/ws/play/{code}/", origin=site_url, cookie=cookie)
+    try:
+        ws.send_json({"type": "hello", "lang": "en"})
+        assert ws.receive_json()["my_seats"] == []
+        ws.send_json({"type": "join", "players": players})
+        while (frame := ws.receive_json())["type"] != "welcome":
+            assert frame["type"] != "error", frame
+        return frame
+    finally:
+        ws.close()
+
+
+def test_a_teacher_opens_tablets_and_starts_them_all_on_the_real_site(site_url, page, screenshot):
+    page.goto(f"{site_url}/en/teach/class/")
+    page.fill("#class_class_name", "Class 2A")
+    page.select_option("#class_tablets", "2")
+    page.select_option("#class_per_tablet", "2")
+    page.click("form.open-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/en/teach/class/[A-Z0-9]+/tablets/$"))
+    codes = page.locator(".tablet-card .table-code").all_inner_texts()
+    assert len(codes) == 2
+    welcome = tablet_joins(site_url, codes[0], [{"name": "Noa", "lang": "he"}, {"name": "Ravi"}])
+    assert welcome["device"] is True and welcome["my_seats"] == [0, 1]
+    tablet_joins(site_url, codes[1], [{"name": "Ana", "lang": "ta"}, {"name": "Ben", "lang": "hr"}])
+    page.reload()
+    cards = page.locator(".tablet-card")
+    assert "Noa" in cards.nth(0).inner_text() and "Ben" in cards.nth(1).inner_text()
+    screenshot(page, "class-tablets-waiting")
+    page.click("text=Start the games at the 2 tablets waiting")
+    page.wait_for_load_state()
+    assert page.locator(".tablet-card", has_text="Playing.").count() == 2
+    screenshot(page, "class-tablets-playing")
+    page.goto(f"{site_url}/en/play/{codes[0]}/")
+    config = json.loads(page.locator("#table-config").text_content())
+    assert config["code"] == codes[0] and "device" not in config  # the teacher watches
