@@ -110,6 +110,7 @@ def test_the_tablets_page_shows_every_tablets_code_who_sat_down_and_the_link(cli
     assert "Start the games at the 3 tablets waiting" in html
     page = client.get(f"/en/teach/class/{codes[2]}/").content.decode()  # one tablet's table
     assert f'href="/en/teach/class/{first}/tablets/"' in page
+    assert "the children at the tablet write their names" in page
 
 
 @pytest.mark.django_db
