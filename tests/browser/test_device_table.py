@@ -206,10 +206,10 @@ def test_each_edge_faces_its_child_in_its_language_at_every_size(tablet, lang):
         for size, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(400)
-            assert page.evaluate(BOARD_PROBLEMS) == [], (lang, len(people), size)
             name = f"device-{lang}-{len(people)}p-{langs}-{size}.png"
             SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / name))
+            page.screenshot(path=str(SHOTS / name))  # before the checks: to see what failed
+            assert page.evaluate(BOARD_PROBLEMS) == [], (lang, len(people), size)
         # each edge reads the right way up from its side, in its language
         readings = page.evaluate(READING)
         for reading, (_name, edge_lang) in zip(readings, people, strict=True):

@@ -230,7 +230,9 @@ function fitLog(log) {
   log.style.blockSize = "";
   while (log.children.length > 1 && !inside(log.lastElementChild, log)) log.lastElementChild.remove();
   const first = log.firstElementChild;
-  if (first && !inside(first, log)) log.style.blockSize = "auto";
+  if (!first || inside(first, log)) return;
+  first.classList.add("long"); // smaller first, so that the board does not move
+  if (!inside(first, log)) log.style.blockSize = "auto";
 }
 
 window.addEventListener("resize", () => {
