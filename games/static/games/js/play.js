@@ -8,6 +8,8 @@
 import { drawTable } from "./table.js";
 import { connectProjector } from "./projector.js";
 import { openTableSocket } from "./table-socket.js";
+import { addToLog } from "./told-log.js";
+import { onPress, reactionClock } from "./press.js";
 
 const { gettext, ngettext, interpolate } = window;
 const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -76,7 +78,7 @@ const handlers = {
     if (first || frame.seq < table.lastSeq) {
       table.view = frame.view;
       table.lastSeq = frame.seq;
-      change = { at: -Infinity, before: frame.seq };
+      clock.reset(frame.seq);
       if (first && frame.seq > 0) {
         // A game under way (or over): tell its last events again, as history.
         table.lastSeq = Math.max(0, frame.seq - HISTORY);
@@ -124,7 +126,7 @@ const handlers = {
     table.previous = table.view;
     table.view = frame.view;
     const old = table.history && frame.seq <= table.history;
-    if (!old) shownNow(frame.seq); // history is told, but the view drawn is the welcome's
+    if (!old) clock.shown(frame.seq); // history is told, but the view drawn is the welcome's
     tell(frame, { announce: !old });
     if (!old) sound(frame.code);
     draw();
@@ -324,10 +326,6 @@ function ruleLinks(ids) {
   return p;
 }
 
-// A race's outcome stays the first, largest line: the "too late" calls that reach the
-// server after it are told under it, smaller (told-log li.told-too_late).
-const OUTCOMES = new Set(["piles_won", "tie_to_pot"]);
-
 function tell(frame, { announce }) {
   if (!frame.text) return;
   const item = document.createElement("li");
@@ -335,11 +333,7 @@ function tell(frame, { announce }) {
   item.append(frame.text);
   const rules = ruleLinks(frame.rules || []);
   if (rules) item.append(rules);
-  const top = log.firstElementChild;
-  const outcome = top && [...OUTCOMES].some((code) => top.classList.contains(`told-${code}`));
-  if (frame.code === "too_late" && outcome) top.after(item);
-  else log.prepend(item);
-  while (log.children.length > LOG_LENGTH) log.lastElementChild.remove();
+  addToLog(log, item, frame.code, LOG_LENGTH);
   showNewest();
   if (announce && (ANNOUNCED.has(frame.code) || frame.type === "control")) announcer.textContent = frame.text;
 }
@@ -468,46 +462,18 @@ showSound();
 
 // ---- Moves: buttons, keys, touch ------------------------------------------------
 
-// People need time to react (RULES R9 (D)): a call pressed less than REACTION_MS after
-// the screen changed is judged against the screen before the change. So the page keeps
-// when the screen last changed and what it showed before, and a call sends that as
-// `seen`. Events arriving within BURST_MS of each other are one change (one action's
-// events come together).
-const REACTION_MS = 250;
-const BURST_MS = 30;
-let change = { at: -Infinity, before: null }; // the screen's last change
-
-function shownNow(seq) {
-  const now = performance.now();
-  if (now - change.at > BURST_MS) change = { at: now, before: seq - 1 };
-}
-
-function seenAt(pressedMs) {
-  return pressedMs - change.at < REACTION_MS ? change.before : table.lastSeq;
-}
+// A call says what the screen showed when it was pressed (RULES R9 (D), press.js).
+const clock = reactionClock();
 
 function move(kind) {
   const button = moves[kind];
   if (!button || button.disabled || button.hidden) return;
   const message = { type: kind };
-  if (kind !== "turn") message.seen = seenAt(performance.now());
+  if (kind !== "turn") message.seen = clock.seen(table.lastSeq);
   send(message);
 }
 
-// A call is sent when the finger or the mouse goes down, not when it comes up: in
-// a race, the click's delay would cost the child the piles.
-let pressedAt = -Infinity; // not 0: a key pressed in the page's first second counts too
-for (const [kind, button] of Object.entries(moves)) {
-  button.addEventListener("pointerdown", (e) => {
-    if (e.button !== 0) return;
-    pressedAt = performance.now();
-    move(kind);
-  });
-  button.addEventListener("click", () => {
-    if (performance.now() - pressedAt < 1000) return; // already sent on pointerdown
-    move(kind); // the keyboard (Enter or Space on the button)
-  });
-}
+for (const [kind, button] of Object.entries(moves)) onPress(button, () => move(kind));
 
 // Keys by their place on the keyboard (event.code), not the letter they type: on a
 // Hebrew, Tamil or Marathi layout the T key types another letter, and still turns.

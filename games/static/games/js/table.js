@@ -46,16 +46,19 @@ function pileCount(count) {
   return el("bdi", { class: "pile-count", "aria-hidden": "true", text: String(count) });
 }
 
-function faceDownPile(count) {
-  const label = countText(ngettext("%(count)s card face down", "%(count)s cards face down", count), count);
+/** A face-down pile: a card's back with its count (`label`: what a screen reader says,
+ * by default in the page's language). */
+export function faceDownPile(count, label = null) {
+  label = label || countText(ngettext("%(count)s card face down", "%(count)s cards face down", count), count);
   return el("div", { class: "pile" }, [
     el("div", { class: count ? "card back" : "card empty", role: "img", "aria-label": label }),
     pileCount(count),
   ]);
 }
 
-function faceUpPile(top, count) {
-  const card = cardFace(top, faceUpLabel(top, count));
+/** A face-up pile: its top card (or an empty place) with its count. */
+export function faceUpPile(top, count, label = null) {
+  const card = cardFace(top, label || faceUpLabel(top, count));
   if (count > 1) card.classList.add("stacked");
   return el("div", { class: "pile" }, [card, pileCount(count)]);
 }
@@ -84,7 +87,8 @@ function seat(player) {
   ]);
 }
 
-function potBox(pot) {
+/** The Snap Pot: its top card, its count, and whether it is blocked (R18). */
+export function potBox(pot) {
   const label = pot.count
     ? countText(ngettext("Snap Pot: %(count)s card", "Snap Pot: %(count)s cards", pot.count), pot.count)
     : gettext("No Snap Pot yet");
