@@ -266,3 +266,24 @@ def test_a_live_table_mid_game_with_a_full_log_has_no_serious_violations(
     )
     assert cut is None
     context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_practice_button_is_on_the_play_pages_first_screen(chromium, site_url, size):
+    """The trial found it below the first screen (y=1281 on a phone, 846 at 1280x720)."""
+    width, height = SIZES[size]
+    context = chromium.new_context(
+        viewport={"width": width, "height": height}, has_touch=size != "projector"
+    )
+    page = context.new_page()
+    below = {}
+    for lang in ("en", "ms", "mr", "he", "ta", "hr"):
+        page.goto(f"{site_url}/{lang}/play/")
+        page.evaluate("document.fonts.ready")
+        button = page.locator("section[aria-labelledby=practice-title] button[type=submit]")
+        box = button.bounding_box()
+        if box["y"] + box["height"] > height:
+            below[lang] = round(box["y"] + box["height"])
+        assert page.locator("h1").count() == 1  # the page's title is still there (read out)
+    assert below == {}, (size, below)
+    context.close()
