@@ -29,7 +29,7 @@ from games import tables
 from games.play.ws_guard import FLOOD_CLOSE_CODE
 from games.play.ws_limits import catch_up_budget
 from games.tables.codes import normalise_code
-from games.tables.live_text import seat_labels, told_event, with_labels
+from games.tables.live_text import event_labels, told_event, with_labels
 from games.tables.protocol import MOVES, ProtocolError, client_message, view_for_seat
 from games.words.controls import control_text
 from games.words.errors import TABLE_ERROR_TEXTS
@@ -298,12 +298,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def send_event(self, event: dict) -> None:
         frame = {"type": "event", **event, "view": view_for_seat(event["view"], self.seat)}
         with translation.override(self.lang):
-            frame["text"] = told_event(event, seat_labels(self.seats))
+            frame["text"] = told_event(event, event_labels(self.seats, event))
         if self.device and self.my_seats:  # each edge's sentence, in the edge's language
             frame["texts"] = {}
             for lang in dict.fromkeys(self.seat_lang(s) for s in self.my_seats):
                 with translation.override(lang):
-                    frame["texts"][lang] = told_event(event, seat_labels(self.seats))
+                    frame["texts"][lang] = told_event(event, event_labels(self.seats, event))
         await self.send_json(frame)
         self.last_seq = max(self.last_seq or 0, event["seq"])
 

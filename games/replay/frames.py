@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import GameState, Record
 from games.learn.walkthroughs import answers, clause_links, table_data
+from games.replay.seat_names import SeatNames
 from games.replay.steps import RecordStep, lesson_positions, record_steps
 from games.tables.live_text import told_event
 from games.tables.owner import event_data
@@ -52,22 +53,34 @@ def start_caption(start: GameState, names: Sequence[str], learner: int | None) -
     return f"{text} {you}"
 
 
-def frames(record: Record, names: Sequence[str], learner: int | None = None) -> list[dict]:
+def seat_names_of(names: Sequence[str] | SeatNames) -> SeatNames:
+    return names if isinstance(names, SeatNames) else SeatNames.plain(names)
+
+
+def frames(
+    record: Record, names: Sequence[str] | SeatNames, learner: int | None = None
+) -> list[dict]:
     """The start and every action of ``record`` as walkthrough frames; with a
-    ``learner`` seat, the lesson: its prompts and the engine's answer to each press."""
-    names = list(names)
+    ``learner`` seat, the lesson: its prompts and the engine's answer to each press.
+    ``names``: each seat's label, or a :class:`SeatNames` (the labels at each step:
+    "Computer for Luka" where a computer player stood in for Luka); a frame's
+    ``stood_in`` lists the seats so labelled. The learner's own presses (the answers)
+    are always the learner's, under the seat's own name."""
+    seat_names = seat_names_of(names)
     start, steps = record_steps(record)
     positions = lesson_positions(start, steps, learner) if learner is not None else None
     result = []
     before = None
     for i in range(len(steps) + 1):
         state = steps[i - 1].state if i else start
+        labels = seat_names.at(i)
         if i:
-            texts, clauses = told_step(steps[i - 1], names)
+            texts, clauses = told_step(steps[i - 1], labels)
             caption = " ".join(texts)
         else:
-            caption, clauses = start_caption(start, names, learner), []
+            caption, clauses = start_caption(start, labels, learner), []
         position = positions[i] if positions else None
+        pressing = seat_names.at(i, keep=learner)
         result.append(
             {
                 "number": i + 1,
@@ -75,8 +88,11 @@ def frames(record: Record, names: Sequence[str], learner: int | None = None) -> 
                 "events": [],
                 "clauses": clause_links(clauses),
                 "expects": position.expects if position else None,
-                "table": table_data(state, names, learner, before),
-                "branches": answers(position.branches, names, learner, state) if position else {},
+                "table": table_data(state, labels, learner, before),
+                "branches": answers(position.branches, pressing, learner, state)
+                if position
+                else {},
+                "stood_in": sorted(seat_names.stood_in(i)),
             }
         )
         before = state
@@ -134,17 +150,23 @@ class _Packer:
         return {"p": seats, "pot": [pot["count"], self.card(pot["top"]), flags], "o": table["over"]}
 
 
-def compact(frames: list[dict], names: Sequence[str], learner: int | None) -> dict:
+def compact(frames: list[dict], names: Sequence[str] | SeatNames, learner: int | None) -> dict:
     """``frames`` (made by :func:`frames`, with section titles) in the compact form:
-    ``names``, ``learner``, ``cards`` (code -> card), ``rules`` (id -> link), ``texts``,
+    ``names``, ``standing_in`` (each seat's label while a computer player stands in for
+    it), ``learner``, ``cards`` (code -> card), ``rules`` (id -> link), ``texts``,
     and per frame ``c`` (caption, a text index), ``r`` (rule ids), ``x`` (the press
-    asked for), ``t`` (table: ``p`` seats as [face down, face up, top card, flags],
+    asked for), ``a`` (the seats called by their ``standing_in`` label, when any),
+    ``t`` (table: ``p`` seats as [face down, face up, top card, flags],
     ``pot`` as [count, top card, flags], ``o`` over) and ``b`` (answers: ``o`` outcome,
-    ``n`` note, ``e`` events, ``r`` rules, ``t`` table)."""
+    ``n`` note, ``e`` events, ``r`` rules, ``t`` table; the learner's seat under its
+    own name)."""
+    seat_names = seat_names_of(names)
     pack = _Packer()
     packed = []
     for frame in frames:
         item: dict = {"c": pack.text(frame["caption"]), "t": pack.table(frame["table"])}
+        if frame.get("stood_in"):
+            item["a"] = frame["stood_in"]
         if frame["clauses"]:
             item["r"] = pack.links(frame["clauses"])
         if frame["expects"]:
@@ -163,7 +185,8 @@ def compact(frames: list[dict], names: Sequence[str], learner: int | None) -> di
         packed.append(item)
     return {
         "compact": 1,
-        "names": list(names),
+        "names": list(seat_names.own),
+        "standing_in": list(seat_names.standing_in),
         "learner": learner,
         "cards": pack.cards,
         "rules": pack.rules,

@@ -21,6 +21,7 @@ from games.content.sections import with_section_titles
 from games.engine import GameState, Record, final_state
 from games.models import Seat
 from games.replay import frames as replay_frames
+from games.replay.seat_names import SeatNames
 from games.tables.codes import normalise_code
 from games.tables.live_text import seat_labels
 
@@ -35,6 +36,11 @@ class Game:
     end: GameState
     names: list[str]
     bots: tuple[bool, ...] = ()
+    seat_names: SeatNames | None = None  # the labels at each step (stand-ins named)
+
+    @property
+    def labels(self) -> SeatNames:
+        return self.seat_names or SeatNames.plain(self.names)
 
     @property
     def winner(self) -> int:
@@ -75,7 +81,13 @@ def load_game(code: str) -> Game:
         for s in Seat.objects.filter(table__code=code).order_by("number")
     ]
     bots = tuple(s["bot"] for s in seats)
-    return Game(code, record, final_state(record), seat_labels(seats), bots)
+    names = seat_labels(seats)
+    seat_names = SeatNames(
+        tuple(names),
+        tuple(seat_labels([{**s, "away": True} for s in seats])),
+        tuple(tables.table_stand_ins(code=code)),
+    )
+    return Game(code, record, final_state(record), names, bots, seat_names)
 
 
 def table_url(code: str) -> str:
@@ -122,9 +134,9 @@ def step_pages(request, frames: list[dict]) -> tuple[list[dict], dict | None]:
 
 
 def page_context(request, game: Game, learner: int | None) -> dict:
-    frames = with_section_titles(replay_frames.frames(game.record, game.names, learner))
+    frames = with_section_titles(replay_frames.frames(game.record, game.labels, learner))
     shown, pages = step_pages(request, frames)
-    payload = replay_frames.compact(frames, game.names, learner)
+    payload = replay_frames.compact(frames, game.labels, learner)
     seats = [
         {"seat": n, "label": name, "winner": n in (game.end.winners or (game.end.winner,))}
         for n, name in enumerate(game.names)

@@ -24,6 +24,7 @@ table's lease, reached over the channel layer from the others (see ``registry``)
 - :func:`classes_purge` (sync): delete class tables (and names) older than 30 days.
 - :func:`tables_open` (sync): public tables with a free seat, for the lobby.
 - :func:`table_record` (sync): the engine record of a table, for replays.
+- :func:`table_stand_ins` (sync): per action, the seats a computer player stood in for.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ __all__ = [
     "table_seats_held",
     "table_presence",
     "table_record",
+    "table_stand_ins",
     "table_submit",
     "table_welcome",
     "tables_open",
@@ -402,3 +404,9 @@ def table_record(*, code: str) -> Record | None:
     """The record of table ``code`` (players, options, dealt deck, every accepted action
     with its time): ``games.engine.replay`` plays it again exactly."""
     return store.record_load(normalise_code(code))
+
+
+def table_stand_ins(*, code: str) -> list[frozenset[int]]:
+    """For each action of table ``code``'s record, in order: the seats a computer player
+    was standing in for at that moment (empty for a record stored without the mark)."""
+    return store.stand_ins_load(normalise_code(code))

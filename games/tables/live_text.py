@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 
 from games.tables.protocol import event_from_json
+from games.tables.stand_in import stood_in_seats
 from games.words.texts import event_text, isolate
 
 
@@ -34,6 +35,15 @@ def seat_labels(seats: Sequence[dict]) -> list[str]:
         else:
             labels.append(_("Free seat"))
     return labels
+
+
+def event_labels(seats: Sequence[dict], event: dict) -> list[str]:
+    """The seats' labels for telling a stored ``event`` (``seats`` as in a ``seats``
+    frame): "Computer for Luka" for each seat a computer player stood in for when it
+    happened (the event's stand-in mark), even when Luka is back by the time it is told
+    (a catch-up); each person's own name otherwise."""
+    stood_in = stood_in_seats(event)
+    return seat_labels([{**seat, "away": seat["seat"] in stood_in} for seat in seats])
 
 
 def with_labels(seats: Sequence[dict]) -> list[dict]:

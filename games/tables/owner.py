@@ -48,7 +48,7 @@ from .controls import ClassControls
 from .device import DEVICE_SEATS_MAX
 from .idle import IdleWatch
 from .opener import OpenerStart
-from .stand_in import StandInTally
+from .stand_in import StandInTally, stand_in_mark
 from .store import StoredTable
 
 __all__ = ["Outcome", "TableOwner"]
@@ -364,8 +364,14 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         ]
         if step.state.pot_blocked and not self.state.pot_blocked:
             events[-1]["data"]["pot_now_blocked"] = True  # told once, when it happens (R18 D)
+        stored_action = action_to_json(action)
+        if self._stand_ins:  # whose seats a computer player plays for: the replay says so
+            stood_in = stand_in_mark(self._stand_ins)
+            stored_action.update(stood_in)
+            for e in events:
+                e["data"].update(stood_in)
         await database_sync_to_async(store.step_append)(
-            self.stored.id, len(self.actions), action_to_json(action), events
+            self.stored.id, len(self.actions), stored_action, events
         )
         self.state = step.state
         self.actions.append(action)

@@ -34,6 +34,7 @@ from games.tables.protocol import action_from_json, options_from_json, options_t
 
 from .codes import new_code
 from .lease import fence_check
+from .stand_in import STAND_IN_FOR, stood_in_seats
 
 __all__ = [
     "SeatInfo",
@@ -47,6 +48,7 @@ __all__ = [
     "seats_bind",
     "seat_done",
     "seats_replace",
+    "stand_ins_load",
     "step_append",
     "table_id",
     "table_insert",
@@ -251,7 +253,7 @@ def table_load(code: str) -> StoredTable | None:
         for s in table.seats.order_by("number")
     ]
     actions = [
-        action_from_json(a) for a in table.actions.order_by("index").values_list("data", flat=True)
+        stored_action(a) for a in table.actions.order_by("index").values_list("data", flat=True)
     ]
     last = table.events.order_by("-seq").values_list("seq", flat=True).first()
     return StoredTable(
@@ -283,6 +285,18 @@ def table_load(code: str) -> StoredTable | None:
         on_device=table.on_device,
         device_group=table.device_group,
     )
+
+
+def stored_action(data: dict) -> Action:
+    """The engine action of a stored action's ``data`` (without its stand-in mark)."""
+    return action_from_json({k: v for k, v in data.items() if k != STAND_IN_FOR})
+
+
+def stand_ins_load(code: str) -> list[frozenset[int]]:
+    """For each stored action of table ``code``, in order: the seats a computer player
+    was standing in for when it was applied (see :mod:`games.tables.stand_in`)."""
+    rows = TableAction.objects.filter(table__code=code).order_by("index")
+    return [stood_in_seats(data) for data in rows.values_list("data", flat=True)]
 
 
 def record_load(code: str) -> Record | None:

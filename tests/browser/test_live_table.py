@@ -191,3 +191,36 @@ def test_a_live_table_fits_every_classroom_screen(chromium, site_url, lang):
         page.keyboard.press("t")
     assert errors == []
     context.close()
+
+
+#: The Snap Pot's gap to the nearest seat beside it, and the table's width.
+POT_GAP = """() => {
+  const picture = document.querySelector('#live-table .table-picture').getBoundingClientRect();
+  const pot = document.querySelector('#live-table .pot').getBoundingClientRect();
+  const gaps = [...document.querySelectorAll('#live-table .seat')]
+    .map((s) => s.getBoundingClientRect())
+    .map((s) => Math.max(s.left - pot.right, pot.left - s.right));
+  return [Math.min(...gaps), picture.width];
+}"""
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_on_a_wide_two_player_table_the_snap_pot_sits_beside_the_players(
+    chromium, site_url, projector
+):
+    """The trial saw it out on the rim, far from both seats (1280x720, projector mode)."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{site_url}/en/play/")
+    page.locator("#practice_name").fill("Luka")
+    page.locator(".practice-choices summary").click()
+    page.locator("#practice_computers").select_option("1")
+    page.locator("section[aria-labelledby=practice-title] button[type=submit]").press("Enter")
+    page.wait_for_url(re.compile(r"/play/[A-Z0-9]{6}/$"))
+    if projector:
+        page.keyboard.press("p")
+    page.wait_for_function(FITTED, timeout=5000)
+    page.wait_for_timeout(300)
+    gap, width = page.evaluate(POT_GAP)
+    assert 0 < gap < width / 10, (gap, width)
+    context.close()

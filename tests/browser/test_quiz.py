@@ -93,3 +93,28 @@ def test_quiz_screens_fit_a_projector(site_url, projector, lang):
     page.goto(f"{site_url}/{lang}/teach/quiz/print/?seed={SEED}")
     page.emulate_media(media="print")
     page.screenshot(path=str(SCREENSHOTS / f"quiz-{lang}-print.png"), full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "ms", "mr", "he", "ta", "hr"])
+def test_on_a_phone_each_question_and_all_its_answers_are_on_the_screen(chromium, site_url, lang):
+    """At 360x640 (the trial found the answers below the first screen): for every
+    question, once shown, the question and every answer button are in view."""
+    context = chromium.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{site_url}/{lang}/teach/quiz/?seed={SEED}")
+    page.evaluate("document.fonts.ready")
+    for i, _question in enumerate(questions(page)):
+        page.wait_for_function("n => document.activeElement.id === 'quiz-prompt'", arg=i)
+        boxes = page.eval_on_selector_all(
+            "#quiz-prompt, .quiz-choice",
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [e.textContent, r.top, r.bottom]; })",
+        )
+        assert len(boxes) >= 3  # the question and at least two answers
+        off = [(text, top, bottom) for text, top, bottom in boxes if top < -1 or bottom > 641]
+        assert not off, (lang, i + 1, off)
+        if i == 2:
+            page.screenshot(path=str(SCREENSHOTS / f"quiz-{lang}-phone-3.png"))
+        page.locator(".quiz-choice").first.tap()
+        page.locator("#quiz-next").tap()
+    context.close()

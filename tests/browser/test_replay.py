@@ -120,3 +120,40 @@ def test_next_clicked_twice_quickly_goes_two_steps_on(page, site_url, code):
     page.wait_for_timeout(100)  # a teacher clicking on fast: well under the 400 ms guard
     next_button.click()
     assert step_index(page) == 2
+
+
+@pytest.fixture(scope="module")
+def computers_code(site_url, site_env):
+    """A finished game of three: Luka and two computer players ("Computer 2" on seat 2)."""
+    return store_finished_game(site_env, {0: "Luka"})
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_names_in_the_lesson_narration_never_break_across_two_lines(
+    chromium, site_url, computers_code, screenshot, lang
+):
+    """At 360x640 a name ("Computer 2", "מחשב 2", …) stays on one line of the narration
+    (the trial saw "מחשב 2" broken after its first word)."""
+    context = chromium.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    open_player(page, f"{site_url}/{lang}/replay/{computers_code}/lesson/?seat=2")
+    learner = page.locator(".seat.learner .name").first.inner_text().strip("\u2068\u2069 ")
+    seen: set[str] = set()
+    for _step in range(12):
+        names = page.eval_on_selector_all(
+            "#narration .name",
+            # the lines a name's boxes are on (a bidi name has several boxes on one line)
+            "els => els.map(e => [e.textContent,"
+            " new Set([...e.getClientRects()].map(r => Math.round(r.bottom))).size])",
+        )
+        broken = [name for name, lines in names if lines != 1]
+        assert not broken, broken
+        seen |= {name.strip("\u2068\u2069") for name, _lines in names}
+        page.wait_for_timeout(450)  # past the player's guard against a double tap
+        if page.is_enabled("[data-step='next']"):
+            page.click("[data-step='next']")
+        else:
+            page.click("[data-press].expected")
+    assert learner in seen  # "In this lesson you play as Computer 2."
+    screenshot(page, f"lesson-names-{lang}-phone")
+    context.close()

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import manage
+from tests.browser.conftest import manage, store_finished_game
 from tests.browser.test_live_table import open_table, play_a_little
 from tests.browser.test_new_pages_access import serious_violations
 
@@ -265,4 +265,43 @@ def test_a_live_table_mid_game_with_a_full_log_has_no_serious_violations(
                    return out ? [box.top, box.bottom, li.top, li.bottom] : null; }"""
     )
     assert cut is None
+    context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_practice_button_is_on_the_play_pages_first_screen(chromium, site_url, size):
+    """The trial found it below the first screen (y=1281 on a phone, 846 at 1280x720)."""
+    width, height = SIZES[size]
+    context = chromium.new_context(
+        viewport={"width": width, "height": height}, has_touch=size != "projector"
+    )
+    page = context.new_page()
+    below = {}
+    for lang in ("en", "ms", "mr", "he", "ta", "hr"):
+        page.goto(f"{site_url}/{lang}/play/")
+        page.evaluate("document.fonts.ready")
+        button = page.locator("section[aria-labelledby=practice-title] button[type=submit]")
+        box = button.bounding_box()
+        if box["y"] + box["height"] > height:
+            below[lang] = round(box["y"] + box["height"])
+        assert page.locator("h1").count() == 1  # the page's title is still there (read out)
+    assert below == {}, (size, below)
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ta"])
+def test_a_finished_table_opened_on_a_phone_shows_the_outcome_and_the_replay_link(
+    chromium, site_url, site_env, lang
+):
+    """A spectator (a shared link after the game): the trial found "Watch the replay"
+    below the first screen of a phone."""
+    code = store_finished_game(site_env, {0: NAMES[lang]})
+    context = chromium.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{site_url}/{lang}/play/{code}/")
+    page.locator("#finished").wait_for()
+    page.wait_for_timeout(300)
+    for selector in ("#finished .finished-text", f"#finished a[href='/{lang}/replay/{code}/']"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 640, (lang, selector, box)
     context.close()

@@ -28,13 +28,21 @@ def page_frames(html: str) -> list[dict]:
     def links(ids):
         return [data["rules"][i] for i in ids or []]
 
-    def table(t):
+    standing_in = data.get("standing_in", data["names"])
+
+    def names_at(stood_in, keep):
+        return [
+            standing_in[seat] if seat in stood_in and seat != keep else name
+            for seat, name in enumerate(data["names"])
+        ]
+
+    def table(t, names):
         if t is None:
             return None
         players = [
             {
                 "seat": seat,
-                "name": data["names"][seat],
+                "name": names[seat],
                 "face_down": face_down,
                 "face_up": face_up,
                 "top": card(top),
@@ -49,13 +57,13 @@ def page_frames(html: str) -> list[dict]:
         pot = {"count": count, "top": card(top), "blocked": bool(flags & 1)}
         return {"players": players, "pot": {**pot, "changed": bool(flags & 2)}, "over": t["o"]}
 
-    def answer(b):
+    def answer(b, names):
         return {
             "outcome": b["o"],
             "note": data["texts"][b["n"]],
             "events": [data["texts"][i] for i in b.get("e", [])],
             "clauses": links(b.get("r")),
-            "table": table(b["t"]),
+            "table": table(b["t"], names),
         }
 
     return [
@@ -65,8 +73,12 @@ def page_frames(html: str) -> list[dict]:
             "events": [],
             "clauses": links(f.get("r")),
             "expects": f.get("x"),
-            "table": table(f["t"]),
-            "branches": {press: answer(b) for press, b in f.get("b", {}).items()},
+            "table": table(f["t"], names_at(f.get("a", []), None)),
+            "branches": {
+                press: answer(b, names_at(f.get("a", []), data["learner"]))
+                for press, b in f.get("b", {}).items()
+            },
+            "stood_in": f.get("a", []),
         }
         for i, f in enumerate(data["frames"])
     ]

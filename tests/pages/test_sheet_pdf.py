@@ -172,3 +172,45 @@ def test_hebrew_is_laid_out_right_to_left(client, content):
     start = text.find(english)
     lefts = [textpage.get_charbox(start + i)[0] for i in range(len(english))]
     assert lefts == sorted(lefts), lefts
+
+
+#: Text sizes in the PDF's text units (CSS px, 0.75 pt): sheet.css sets headings at
+#: 11pt (h3) and more, body text at 10.6pt at most (Marathi), the page's foot at 8.5pt.
+HEADING_PX = 11 * 4 / 3 - 0.1
+FOOT_PX = 8.5 * 4 / 3 + 0.1
+
+
+def lowest_line_sizes(data: bytes) -> list[list[float]]:
+    """For each page of the PDF, the text sizes of its lowest line of text above the
+    page's foot (the page number and address)."""
+    document = pypdfium2.PdfDocument(data)
+    pages = []
+    for page in document:
+        text = page.get_textpage()
+        chars = []
+        for i in range(text.count_chars()):
+            size = pypdfium2.raw.FPDFText_GetFontSize(text.raw, i)
+            _left, bottom, _right, top = text.get_charbox(i)
+            if top > bottom and size > FOOT_PX:
+                chars.append((bottom, size))
+        lowest = min(bottom for bottom, _size in chars)
+        pages.append(sorted({round(s, 1) for b, s in chars if b <= lowest + 2}))
+        text.close()
+        page.close()
+    document.close()
+    return pages
+
+
+@pytest.mark.parametrize(("first", "second", "paper"), [("he", "ta", "a4"), ("en", "mr", "letter")])
+def test_no_page_of_a_long_two_language_pdf_ends_with_a_heading(
+    client, content, first, second, paper
+):
+    """The trial's 13-page Hebrew + Tamil sheet left the heading "איך משחקים" alone at
+    the foot of page 3: a heading always has the start of its text under it."""
+    url = f"/{first}/teach/sheet.pdf?also={second}&parts=start,rules,glossary&paper={paper}"
+    response = client.get(url)
+    assert response.status_code == 200
+    pages = lowest_line_sizes(response.content)
+    assert len(pages) >= 8  # a long sheet
+    ending_with_a_heading = [n for n, sizes in enumerate(pages, 1) if min(sizes) >= HEADING_PX]
+    assert not ending_with_a_heading, (ending_with_a_heading, pages)

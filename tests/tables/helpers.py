@@ -19,7 +19,8 @@ from games.engine import (
     start_state,
 )
 from games.models import Table
-from games.tables.protocol import action_from_json, options_from_json
+from games.tables.protocol import options_from_json
+from games.tables.store import stored_action
 
 ORIGIN = (b"origin", b"http://testserver")
 HOST = (b"host", b"testserver")
@@ -133,7 +134,7 @@ def stored_record(code: str) -> Record:
     """The table's record, from storage alone."""
     table = Table.objects.get(code=code)
     actions = tuple(
-        action_from_json(a) for a in table.actions.order_by("index").values_list("data", flat=True)
+        stored_action(a) for a in table.actions.order_by("index").values_list("data", flat=True)
     )
     options = options_from_json(table.options)
     if table.position is not None:  # a start from piles

@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from games.engine import Card, Record, final_state
-from games.tables.protocol import action_from_json, options_from_json
+from games.tables.protocol import options_from_json
+from games.tables.store import stored_action
 
 from .wsclient import WebSocketClosed, WSClient
 
@@ -91,7 +92,7 @@ def stored_record(db: Path, code: str) -> Record:
         options_from_json(json.loads(options)),
         dealer,
         tuple(Card.parse(c) for c in json.loads(deck)),
-        tuple(action_from_json(json.loads(r[0])) for r in rows),
+        tuple(stored_action(json.loads(r[0])) for r in rows),
     )
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from games.engine.events import CardTurned, PileTurnedOver, Rejected
 from games.learn.walkthroughs import clause_links, table_data
 from games.replay.frames import start_caption, told_step
+from games.replay.seat_names import SeatNames
 from games.replay.steps import RecordStep, record_steps
 from games.replay.views import Missing, load_game
 from games.tables.codes import normalise_code
@@ -87,11 +88,12 @@ def moments(steps: tuple[RecordStep, ...]) -> list[list[RecordStep]]:
     return groups
 
 
-def _told(group: list[RecordStep], names: list[str], titles: dict[str, str]):
-    """A moment's sentences and rule links (their sections named), in the active language."""
+def _told(group: list[RecordStep], names: SeatNames, titles: dict[str, str]):
+    """A moment's sentences and rule links (their sections named), in the active language;
+    a computer player standing in for a person is named so ("Computer for Luka")."""
     texts, clauses = [], []
     for step in group:
-        step_texts, step_clauses = told_step(step, names)
+        step_texts, step_clauses = told_step(step, names.at(step.number))
         texts += step_texts
         clauses += step_clauses
     links = clause_links(list(dict.fromkeys(clauses)))
@@ -119,13 +121,14 @@ def game_part(query, part: str) -> dict:
         with translation.override(lang):
             headings.append(cell(lang, replay_path=reverse("replay", args=[code])))
             per_lang[lang] = [([start_caption(start, names, None)], [])] + [
-                _told(group, names, titles) for group in groups
+                _told(group, game.labels, titles) for group in groups
             ]
 
     with translation.override(query.lang):  # the card names of the pictures
         pictures = [(1, 1, table_data(start, names, None, None))]
         for group in groups:
-            table = table_data(group[-1].state, names, None, group[0].before)
+            labels = game.labels.at(group[-1].number)
+            table = table_data(group[-1].state, labels, None, group[0].before)
             pictures.append((group[0].number + 1, group[-1].number + 1, table))
 
     items = []

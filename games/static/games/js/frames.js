@@ -20,11 +20,16 @@ export function expand(data) {
   const card = (code) => (code ? data.cards[code] : null);
   const text = (index) => data.texts[index];
   const links = (ids) => (ids || []).map((id) => data.rules[id]);
-  const table = (t) =>
+  // A seat a computer player stood in for at that step is called as the live table
+  // called it ("Computer for Luka"); the learner's own presses (answers) stay theirs.
+  const standingIn = data.standing_in || data.names;
+  const namesAt = (stoodIn, keep) =>
+    data.names.map((name, seat) => (stoodIn.includes(seat) && seat !== keep ? standingIn[seat] : name));
+  const table = (t, names) =>
     t && {
       players: t.p.map(([faceDown, faceUp, top, flags], seat) => ({
         seat,
-        name: data.names[seat],
+        name: names[seat],
         face_down: faceDown,
         face_up: faceUp,
         top: card(top),
@@ -41,20 +46,24 @@ export function expand(data) {
       },
       over: Boolean(t.o),
     };
-  const answer = (b) => ({
+  const answer = (b, names) => ({
     outcome: b.o,
     note: text(b.n),
     events: (b.e || []).map(text),
     clauses: links(b.r),
-    table: table(b.t),
+    table: table(b.t, names),
   });
-  return data.frames.map((f, i) => ({
-    number: i + 1,
-    caption: text(f.c),
-    events: [],
-    clauses: links(f.r),
-    expects: f.x || null,
-    table: table(f.t),
-    branches: Object.fromEntries(Object.entries(f.b || {}).map(([press, b]) => [press, answer(b)])),
-  }));
+  return data.frames.map((f, i) => {
+    const pressing = namesAt(f.a || [], data.learner);
+    return {
+      number: i + 1,
+      caption: text(f.c),
+      events: [],
+      clauses: links(f.r),
+      expects: f.x || null,
+      table: table(f.t, namesAt(f.a || [], null)),
+      branches: Object.fromEntries(Object.entries(f.b || {}).map(([press, b]) => [press, answer(b, pressing)])),
+      stood_in: f.a || [],
+    };
+  });
 }

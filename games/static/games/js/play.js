@@ -414,6 +414,11 @@ function finish(text, { focus }) {
   if (focus) finishedText.focus(); // the buttons go away: keyboard and reader move here
   root.classList.add("over");
   showSeats();
+  // A game already over when the page opened (a spectator, a shared link on a phone):
+  // its outcome and "Watch the replay" come up on the first screen.
+  if (!focus && !config.projector && finished.getBoundingClientRect().bottom > window.innerHeight) {
+    finished.scrollIntoView({ block: "end" });
+  }
 }
 
 // ---- Sound (optional, off until asked for) ----------------------------------

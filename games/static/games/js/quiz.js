@@ -12,6 +12,7 @@ const questions = JSON.parse(document.getElementById("quiz-questions").textConte
 const app = document.getElementById("quiz-app");
 const list = document.getElementById("quiz-list");
 const $ = (id) => document.getElementById(id);
+const PHONE = window.matchMedia("(max-width: 30rem)");
 
 const answers = new Array(questions.length).fill(null); // key chosen, or "" when shown
 let index = 0;
@@ -74,7 +75,18 @@ function show(i) {
   paint();
   $("quiz-next").textContent = i === questions.length - 1 ? gettext("See the score") : gettext("Next question");
   $("quiz-prompt").focus({ preventScroll: true });
-  if (window.scrollY > app.offsetTop) app.scrollIntoView({ block: "start" });
+  if (window.scrollY > app.offsetTop || PHONE.matches) app.scrollIntoView({ block: "start" });
+  if (PHONE.matches) answersInView();
+}
+
+/** On a phone the question comes first on the screen (the site's menu above it
+ * scrolls away), and if its last answer is still below the screen, the page goes on
+ * just enough to show it, keeping the question in view. */
+function answersInView() {
+  const buttons = $("quiz-choices").querySelectorAll("button");
+  const below = buttons[buttons.length - 1].getBoundingClientRect().bottom + 4 - window.innerHeight;
+  const room = $("quiz-prompt").getBoundingClientRect().top;
+  if (below > 0) window.scrollBy(0, Math.min(below, room));
 }
 
 /** Mark the buttons and show the explanation once the question is answered. */

@@ -232,7 +232,11 @@ function place(container, u, W, H, anyway = false, centred = false) {
     if (b.x + b.w / 2 < W / 2) left = Math.max(left, b.x + b.w);
     else right = Math.min(right, b.x);
   }
-  if (left < right) pot.x = (left + right) / 2 - pot.w / 2;
+  if (left > 0 && right < W) pot.x = (left + right) / 2 - pot.w / 2;
+  // Seats on one side only (two players on a wide table): the pot goes just beside
+  // them, near the middle, not out on the empty rim.
+  else if (right < W) pot.x = Math.max(2 + ring, right - gap - ring - pot.w);
+  else if (left > 0) pot.x = Math.min(W - pot.w - 2 - ring, left + gap + ring);
   if (centred && !anyway && Math.abs(pot.x - (W - pot.w) / 2) > u) return null;
   const centre = { x: pot.x - ring, y: pot.y - ring, w: pot.w + 2 * ring, h: pot.h + 2 * ring };
   const potOutside = pot.x < 2 || pot.y < 2 || pot.x + pot.w > W - 2 || pot.y + pot.h > H - 2;

@@ -1,6 +1,7 @@
 // The walkthrough player. Every frame and every answer to a press was played
 // by the engine on the server; this script only shows them.
 import { readFrames } from "./frames.js";
+import { namedText } from "./names.js";
 import { drawTable } from "./table.js";
 import { connectKeys } from "./walkthrough-keys.js";
 import { connectProjector } from "./projector.js";
@@ -47,7 +48,7 @@ function markDone() {
 function paragraph(text, className) {
   const p = document.createElement("p");
   if (className) p.className = className;
-  p.textContent = text;
+  p.append(namedText(text));
   return p;
 }
 
@@ -80,7 +81,9 @@ function withClauses(p, clauses) {
 /** The engine's note on a press (styled by its outcome), then its rules. */
 function noteParagraph(text, className, clauses) {
   const p = withClauses(paragraph(""), clauses);
-  p.prepend(Object.assign(document.createElement("span"), { className, textContent: text }));
+  const note = Object.assign(document.createElement("span"), { className });
+  note.append(namedText(text));
+  p.prepend(note);
   return p;
 }
 
@@ -88,7 +91,11 @@ function eventList(events) {
   if (!events || !events.length) return null;
   const list = document.createElement("ul");
   list.className = "step-events";
-  for (const text of events) list.append(Object.assign(document.createElement("li"), { textContent: text }));
+  for (const text of events) {
+    const item = document.createElement("li");
+    item.append(namedText(text));
+    list.append(item);
+  }
   return list;
 }
 
