@@ -557,3 +557,34 @@ def test_three_children_open_a_tablet_table_from_the_lobby_and_the_table_turns(c
     page.screenshot(path=str(SHOTS / "device-ta-lobby-3p-ta+he+en-tablet-landscape.png"))
     assert errors == []
     context.close()
+
+
+def test_four_children_drumming_at_once_never_cost_the_tablet_its_connection(tablet, site_env):
+    """Eight buttons drummed for four seconds: far more presses than the connection's
+    frame budget; the tablet drops the extra presses itself, so the server never warns
+    (``rate_limited``) nor closes the shared connection, and play goes on."""
+    page = tablet([ANA, NOA, LUKA, URI], deck=SEVENS)
+    sockets = []
+    page.on("websocket", lambda socket: sockets.append(socket))
+    page.reload()  # the socket opened from now on is the one watched
+    page.locator(".edge .piles .card").first.wait_for(timeout=10000)
+    frames = []
+    socket = sockets[-1]
+    socket.on("framereceived", lambda payload: frames.append(payload))
+    socket.on("framesent", lambda payload: frames.append("SENT " + payload))
+    buttons = [button(seat, move) for seat in range(4) for move in ("snap", "snap_pot")]
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        touch(page, *buttons)
+        page.wait_for_timeout(40)
+    page.wait_for_timeout(1500)
+    sent = [f for f in frames if isinstance(f, str) and f.startswith("SENT ") and '"seat"' in f]
+    errors = [json.loads(f) for f in frames if isinstance(f, str) and '"type": "error"' in f]
+    print(f"drumming: {len(sent)} moves sent in 4 s by the tablet, errors {errors[:3]}")
+    assert len(sent) > 12  # the children's presses went out...
+    assert not any(e.get("code") == "rate_limited" for e in errors)  # ...within the budget
+    assert not socket.is_closed()
+    before = len(stored_events(site_env, page.code))
+    page.wait_for_timeout(4000)  # the table turns at its slow beat (3 s): play goes on
+    assert len(stored_events(site_env, page.code)) > before
+    assert page.errors == []

@@ -140,15 +140,31 @@ function updateButtons() {
 
 // ---- Moves -------------------------------------------------------------------
 
-// A child who drums on a button sends one move per REPEAT_MS: the table's connection is
-// shared by the whole tablet, and its frame budget (docs/protocol.md, "Limits") with it.
+// A child who drums on a button sends one move per REPEAT_MS. The table's connection is
+// shared by the whole tablet, and its frame budget (docs/protocol.md, "Limits": 20 at
+// once, 10 a second) with it: the tablet spends its own smaller budget first, so that
+// four children drumming at once lose only their extra presses here, never the
+// connection (the server closes a connection that floods on past its warning).
 const REPEAT_MS = 250;
+const TABLET_BURST = 12;
+const TABLET_PER_SECOND = 6;
+const tabletBudget = { tokens: TABLET_BURST, at: performance.now() };
+
+function tabletMayPress(now) {
+  const refill = ((now - tabletBudget.at) * TABLET_PER_SECOND) / 1000;
+  tabletBudget.tokens = Math.min(TABLET_BURST, tabletBudget.tokens + refill);
+  tabletBudget.at = now;
+  if (tabletBudget.tokens < 1) return false;
+  tabletBudget.tokens -= 1;
+  return true;
+}
 
 function move(edge, kind) {
   const button = edge.moves[kind];
   if (!button || button.disabled || button.hidden) return;
   const now = performance.now();
   if (now - (edge.pressed[kind] || -Infinity) < REPEAT_MS) return;
+  if (!tabletMayPress(now)) return;
   edge.pressed[kind] = now;
   edge.refused.textContent = "";
   const message = { type: kind, seat: edge.seat };
