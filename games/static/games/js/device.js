@@ -13,6 +13,7 @@
 // language (gettext), or the edges' language when they all share one.
 import { faceDownPile, faceUpPile, potBox } from "./table.js";
 import { openTableSocket } from "./table-socket.js";
+import { gameStateText, standInText } from "./table-status.js";
 import { addToLog } from "./told-log.js";
 import { onPress, reactionClock } from "./press.js";
 
@@ -281,41 +282,8 @@ function finish(frame) {
   showStatus();
 }
 
-const isolate = (text) => `\u2068${text}\u2069`;
-
 function showStatus(text = null) {
-  if (text === null) {
-    const k = table.klass;
-    const taken = table.seats.filter((s) => s.taken).length;
-    const total = table.seats.length;
-    if (table.view && table.view.over) text = gettext("The game is over.");
-    else if (k && !k.started) {
-      text = interpolate(
-        ngettext(
-          "Waiting for the teacher to start the game: %(taken)s of %(total)s seats taken.",
-          "Waiting for the teacher to start the game: %(taken)s of %(total)s seats taken.",
-          taken,
-        ),
-        { taken, total },
-        true,
-      );
-    } else if (k && k.pausing) text = gettext("The teacher is pausing the game: this race ends first.");
-    else if (k && k.paused) text = gettext("The teacher has paused the game. Wait until it goes on.");
-    else text = "";
-    const away = table.seats.filter((s) => s.away).map((s) => s.name);
-    if (away.length) {
-      text += ` ${interpolate(
-        ngettext(
-          "A computer player is playing for %(names)s until they are back.",
-          "A computer player is playing for each of these players until they are back: %(names)s.",
-          away.length,
-        ),
-        { names: away.map(isolate).join(", ") },
-        true,
-      )}`;
-    }
-    text = text.trim();
-  }
+  if (text === null) text = ((gameStateText(table) || "") + standInText(table.seats)).trim();
   if (statusLine.textContent !== text) statusLine.textContent = text;
 }
 

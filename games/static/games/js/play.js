@@ -9,6 +9,7 @@ import { drawTable } from "./table.js";
 import { connectProjector } from "./projector.js";
 import { openTableSocket } from "./table-socket.js";
 import { addToLog } from "./told-log.js";
+import { gameStateText, isolate, standInText } from "./table-status.js";
 import { onPress, reactionClock } from "./press.js";
 
 const { gettext, ngettext, interpolate } = window;
@@ -147,7 +148,6 @@ const handlers = {
 
 // ---- Drawing ----------------------------------------------------------------
 
-const isolate = (text) => `\u2068${text}\u2069`; // a name keeps its own direction
 
 function labelOf(seat) {
   const s = table.seats[seat];
@@ -246,6 +246,23 @@ function showStatus(text) {
   statusLine.textContent = text;
 }
 
+/** Waiting for players, watching, or whom this browser plays as. */
+function playerText(taken, total) {
+  if (!table.started) {
+    return interpolate(
+      ngettext(
+        "Waiting for players: %(taken)s of %(total)s seats taken. Share the code or the link.",
+        "Waiting for players: %(taken)s of %(total)s seats taken. Share the code or the link.",
+        taken,
+      ),
+      { taken, total },
+      true,
+    );
+  }
+  if (table.seat === null) return gettext("You are watching this game.");
+  return interpolate(gettext("You play as %(name)s."), { name: isolate(labelOf(table.seat)) }, true);
+}
+
 function showSeats() {
   const taken = table.seats.filter((s) => s.taken).length;
   const total = table.seats.length;
@@ -255,32 +272,7 @@ function showSeats() {
   // the teacher of a class never takes a seat (the server would refuse: is_teacher)
   joinForm.hidden = !mayJoin || config.projector || Boolean(k && k.teacher);
   showStartNow(taken);
-  let text;
-  if (table.view && table.view.over) text = gettext("The game is over.");
-  else if (k && !k.started) {
-    text = interpolate(
-      ngettext(
-        "Waiting for the teacher to start the game: %(taken)s of %(total)s seats taken.",
-        "Waiting for the teacher to start the game: %(taken)s of %(total)s seats taken.",
-        taken,
-      ),
-      { taken, total },
-      true,
-    );
-  } else if (k && k.pausing) text = gettext("The teacher is pausing the game: this race ends first.");
-  else if (k && k.paused) text = gettext("The teacher has paused the game. Wait until it goes on.");
-  else if (!table.started) {
-    text = interpolate(
-      ngettext(
-        "Waiting for players: %(taken)s of %(total)s seats taken. Share the code or the link.",
-        "Waiting for players: %(taken)s of %(total)s seats taken. Share the code or the link.",
-        taken,
-      ),
-      { taken, total },
-      true,
-    );
-  } else if (table.seat === null) text = gettext("You are watching this game.");
-  else text = interpolate(gettext("You play as %(name)s."), { name: isolate(labelOf(table.seat)) }, true);
+  let text = gameStateText(table) ?? playerText(taken, total);
   // A lost connection is told at once; the stand-in, when it comes, is named after the
   // absent person ("Computer for Luka"), never as that person.
   for (const s of table.seats.filter((seat) => seat.lost && !seat.away && seat.seat !== table.seat)) {
@@ -290,18 +282,7 @@ function showSeats() {
       true,
     );
   }
-  const away = table.seats.filter((s) => s.away).map((s) => s.name);
-  if (away.length) {
-    text += " " + interpolate(
-      ngettext(
-        "A computer player is playing for %(names)s until they are back.",
-        "A computer player is playing for each of these players until they are back: %(names)s.",
-        away.length,
-      ),
-      { names: away.map(isolate).join(", ") },
-      true,
-    );
-  }
+  text += standInText(table.seats);
   showStatus(text);
 }
 
