@@ -61,35 +61,41 @@ def play(request):
     return lobby(request)
 
 
-@require_POST
-def play_practice(request):
-    form = PracticeForm(request.POST)
+def open_from_lobby(request, form, form_name: str, open_table):
+    """One of the lobby's forms that open a table: a bad form is a 400 with its errors, a
+    session or address at its limit of open tables a 429, else the new table's page.
+    ``open_table(settings, session_key, address)`` stores the table and gives its code."""
     if not form.is_valid():
-        return lobby(request, practice_form=form, status=400)
-    settings = form.settings()
+        return lobby(request, **{form_name: form}, status=400)
     try:
-        code = tables.table_create_practice(
-            session_key=session_key(request),
-            name=settings.name,
-            levels=settings.levels,
-            address=request.META.get("REMOTE_ADDR"),
-        )
+        code = open_table(form.settings(), session_key(request), request.META.get("REMOTE_ADDR"))
     except tables.TooManyTables as error:
         form.add_error(None, too_many_tables_text(error))
-        return lobby(request, practice_form=form, status=429)
+        return lobby(request, **{form_name: form}, status=429)
     return redirect("play_table", code=code)
 
 
 @require_POST
+def play_practice(request):
+    return open_from_lobby(
+        request,
+        PracticeForm(request.POST),
+        "practice_form",
+        lambda s, key, address: tables.table_create_practice(
+            session_key=key, name=s.name, levels=s.levels, address=address
+        ),
+    )
+
+
+@require_POST
 def play_open(request):
-    form = OpenTableForm(request.POST)
-    if not form.is_valid():
-        return lobby(request, open_form=form, status=400)
-    s = form.settings()
-    try:
-        code = tables.table_open(
-            session_key=session_key(request),
-            address=request.META.get("REMOTE_ADDR"),
+    return open_from_lobby(
+        request,
+        OpenTableForm(request.POST),
+        "open_form",
+        lambda s, key, address: tables.table_open(
+            session_key=key,
+            address=address,
             name=s.name,
             players=s.players,
             options=s.options,
@@ -98,32 +104,22 @@ def play_open(request):
             turn_timer_ms=s.turn_timer_ms,
             beat_ms=s.beat_ms,
             lag_cap_ms=s.lag_cap_ms,
-        )
-    except tables.TooManyTables as error:
-        form.add_error(None, too_many_tables_text(error))
-        return lobby(request, open_form=form, status=429)
-    return redirect("play_table", code=code)
+        ),
+    )
 
 
 @require_POST
 def play_device(request):
     """A table on one device: every person's seat bound to this browser session, play
     started at once (the slow beat), and the tablet goes to the table's page."""
-    form = DeviceTableForm(request.POST)
-    if not form.is_valid():
-        return lobby(request, device_form=form, status=400)
-    s = form.settings()
-    try:
-        code = tables.table_open_device(
-            session_key=session_key(request),
-            people=s.people,
-            levels=s.levels,
-            address=request.META.get("REMOTE_ADDR"),
-        )
-    except tables.TooManyTables as error:
-        form.add_error(None, too_many_tables_text(error))
-        return lobby(request, device_form=form, status=429)
-    return redirect("play_table", code=code)
+    return open_from_lobby(
+        request,
+        DeviceTableForm(request.POST),
+        "device_form",
+        lambda s, key, address: tables.table_open_device(
+            session_key=key, people=s.people, levels=s.levels, address=address
+        ),
+    )
 
 
 def card_faces() -> dict[str, dict]:
