@@ -18,6 +18,7 @@ import json
 import logging
 
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from channels.exceptions import AcceptConnection, DenyConnection, StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -46,6 +47,15 @@ _NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "
 
 #: At a table with lag compensation the server pings each connection this often.
 PING_EVERY_S = 10.0
+
+
+@database_sync_to_async
+def session_exists(session) -> bool:
+    """The session named by the connection's cookie is stored and not expired (the
+    cookie alone is read at connect, without the database): loading a session that is
+    not stored takes its key away, as Django does for a page."""
+    session.keys()  # loads it
+    return session.session_key is not None
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -159,7 +169,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.catch_up(message["since"], asked=True, welcomed=True)
 
     async def on_join(self, message: dict, received_ms: int) -> None:
-        if not self.session_key:
+        if not self.session_key or not await session_exists(self.scope["session"]):
             await self.send_error("no_session")
             return
         seat = await tables.table_join(
