@@ -7,8 +7,8 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snapsite.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from games.play.routing import websocket_urlpatterns  # noqa: E402
 from games.play.ws_guard import ConnectionGuard  # noqa: E402
@@ -17,11 +17,15 @@ from snapsite import db_connections, gc_tuning  # noqa: E402
 
 db_connections.install()
 
+# The session's cookie only, read lazily: no user is looked up (Channels'
+# AuthMiddlewareStack reads the session and user from the database for every
+# connection, on the one database thread the tables write from; nothing here uses
+# scope["user"]). The consumer checks that the session exists when it takes a seat.
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": ConnectionGuard(
-            SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            SameOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

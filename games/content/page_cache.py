@@ -26,10 +26,12 @@ from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_etags
 
+from games.content.packed_page import PackedPage
 from games.content.version import content_version
 
 TOKEN_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 HOLE = b"\x00csrf-token\x00"
+ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads the header
 PROCESS_STARTED_NS = time.time_ns()
 
 
@@ -62,23 +64,27 @@ def cached_page(view):
                 return response  # not a plain page: served as it is, never kept
             if hasattr(response, "render"):
                 response.render()
-            kept = (
-                TOKEN_VALUE.sub(rb"\1" + HOLE + rb"\2", response.content),
-                response["Content-Type"],
-            )
+            body = TOKEN_VALUE.sub(rb"\1" + HOLE + rb"\2", response.content)
+            kept = (body, response["Content-Type"], PackedPage(body.split(HOLE)))
             pages.set(key, kept)
         token = get_token(request)  # this visitor's secret, made now if none
         etag = visitor_etag(key, request)
         modified = http_date(max(version, PROCESS_STARTED_NS) / 1e9)
+        packed = ACCEPTS_GZIP.search(request.headers.get("accept-encoding", ""))
         if etag.strip('"') in {e.removeprefix("W/").strip('"') for e in sent_etags(request)}:
             response = HttpResponseNotModified()
+        elif packed:  # compressed once when kept (games.content.packed_page)
+            body, content_type, page = kept
+            response = HttpResponse(page.gzip(token.encode()), content_type=content_type)
+            response["Content-Encoding"] = "gzip"
+            response["Content-Length"] = str(len(response.content))
         else:
-            body, content_type = kept
+            body, content_type, _ = kept
             response = HttpResponse(body.replace(HOLE, token.encode()), content_type=content_type)
-        response["ETag"] = etag
+        response["ETag"] = "W/" + etag if packed else etag  # as GZipMiddleware marks it
         response["Last-Modified"] = modified
         response["Cache-Control"] = "private, no-cache"  # a visitor's own; ask each time
-        patch_vary_headers(response, ["Cookie"])
+        patch_vary_headers(response, ["Cookie", "Accept-Encoding"])
         return response
 
     return wrapped

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -34,14 +35,30 @@ def session_key(request) -> str:
     return request.session.session_key
 
 
+#: (form class, language) -> an unbound form's HTML: the same for every visitor, and
+#: rendering the two lobby forms through Django's form templates was half the page.
+_blank_forms: dict[tuple[type, str | None], str] = {}
+
+
+def form_html(form) -> str:
+    """``form.as_div()``, made once per language for a form with no data."""
+    if form.is_bound:
+        return form.as_div()
+    key = (type(form), get_language())
+    html = _blank_forms.get(key)
+    if html is None:
+        html = _blank_forms[key] = form.as_div()
+    return html
+
+
 def lobby(
     request, practice_form=None, open_form=None, join_form=None, device_form=None, status=200
 ):
     context = {
         "practice_form": practice_form or PracticeForm(),
-        "open_form": open_form or OpenTableForm(),
         "device_form": device_form or DeviceTableForm(),
-        "join_form": join_form or JoinByCodeForm(),
+        "open_form_html": form_html(open_form or OpenTableForm()),
+        "join_form_html": form_html(join_form or JoinByCodeForm()),
         "open_tables": tables.tables_open(limit=20),
         "level_help": levels_help(),
     }

@@ -91,8 +91,10 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         self._on_over = on_over
         self.code = stored.code
         self._broadcast = broadcast
-        self.actions: list[Action] = list(stored.actions)
         self.state = final_state(stored.record())
+        # the log is in storage (a replay reads it there): only its length is kept
+        self.action_count = len(stored.actions)
+        stored.actions = []
         if self.state.seq != stored.seq:
             raise RuntimeError(
                 f"table {self.code}: the action log gives seq {self.state.seq}, "
@@ -100,10 +102,11 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
             )
         self.seats = stored.seats
         self._lock = asyncio.Lock()
-        rng = random.Random(stored.bot_seed ^ len(self.actions))
+        self._rng_seed = stored.bot_seed ^ self.action_count
+        self._rng_made: random.Random | None = None
         self._bots = {
             s.number: Bot(
-                s.number, BotLevel[s.bot_level.upper()], random.Random(rng.getrandbits(64))
+                s.number, BotLevel[s.bot_level.upper()], random.Random(self._rng.getrandbits(64))
             )
             for s in self.seats
             if s.is_bot
@@ -116,13 +119,21 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         self._pace_timer: tuple[tuple[int, int], asyncio.TimerHandle] | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
-        self._rng = rng
         self._present: dict[int, set[str]] = {}  # seat -> its open connections' names
         self._pause_pending = False  # a pause asked during a race: at the race's close
         self._away: dict[int, asyncio.TimerHandle] = {}  # seat -> stand-in timer
         self._stand_ins: dict[int, Bot] = {}  # seat -> computer player while away
         self._idle_init(on_closed)  # nobody connected: paused, then closed (idle.py)
         self._stood_in: dict[int, StandInTally] = {}  # seat -> what its stand-in did
+
+    @property
+    def _rng(self) -> random.Random:
+        """The table's random numbers (computer players, stand-ins, new deals), made
+        when first needed: a Mersenne Twister's state is 2.5 kB, and a table of people
+        alone may never draw from it."""
+        if self._rng_made is None:
+            self._rng_made = random.Random(self._rng_seed)
+        return self._rng_made
 
     # -- facts ---------------------------------------------------------------------------
 
@@ -371,10 +382,10 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
             for e in events:
                 e["data"].update(stood_in)
         await database_sync_to_async(store.step_append)(
-            self.stored.id, len(self.actions), stored_action, events
+            self.stored.id, self.action_count, stored_action, events
         )
         self.state = step.state
-        self.actions.append(action)
+        self.action_count += 1
         for tally in self._stood_in.values():
             for e in events:
                 tally.add(e["data"])

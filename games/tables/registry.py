@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from dataclasses import asdict
 
 from channels.db import database_sync_to_async
@@ -42,7 +43,7 @@ CALL_TIMEOUT_S = 1.0
 TAKEOVER_WAIT_S = lease.TTL_MS / 1000 * 3 + 2
 NO_TABLE = object()  # owner_call's answer for a table that does not exist
 
-_state: dict[str, object] = {"loop": None, "lock": None, "endpoint": None, "renewer": None}
+_state: dict[str, object] = {"loop": None, "locks": None, "endpoint": None, "renewer": None}
 _table_ids: dict[str, int] = {}
 _remote: dict[str, lease.Lease] = {}  # code -> the lease last read for a table held elsewhere
 _seated_here: dict[str, set[str]] = {}  # code -> this process's connections seated there
@@ -158,31 +159,37 @@ async def _owner_or_lease(code: str) -> TableOwner | lease.Lease | None:
     known = _remote.get(code)
     if known is not None and not known.expired():
         return known
-    async with _lock():
+    async with _lock(code):
         owner = _owners.get(code)
         if owner is not None:
             return owner
-        table_id = _table_ids.get(code)
-        if table_id is None:
-            table_id = await database_sync_to_async(store.table_id_or_none)(code)
-            if table_id is None:
-                return None
-            _table_ids[code] = table_id
         endpoint: Endpoint = _state["endpoint"]  # type: ignore[assignment]
-        fence = await database_sync_to_async(lease.lease_take)(table_id, endpoint.channel)
-        if fence is None:
-            held = await database_sync_to_async(lease.lease_read)(table_id)
-            if held is None:
-                return None
-            _remote[code] = held
-            return held
+        found = await database_sync_to_async(_take_or_read)(code, endpoint.channel)
+        if found is None or isinstance(found, lease.Lease):
+            if found is not None:
+                _remote[code] = found
+            return found
         _remote.pop(code, None)
-        return await _load(code, table_id)
+        return await _load(code, found)
 
 
-async def _load(code: str, table_id: int) -> TableOwner | None:
-    stored = await database_sync_to_async(store.table_load)(code)
-    if stored is None or stored.idle_closed:
+def _take_or_read(code: str, holder: str) -> store.StoredTable | lease.Lease | None:
+    """In one trip to the database thread (a connection waits for it, behind every
+    table's stored steps): take table ``code``'s lease and load it, or read the lease
+    of the process that holds it; None when there is no such table."""
+    table_id = _table_ids.get(code)
+    if table_id is None:
+        table_id = store.table_id_or_none(code)
+        if table_id is None:
+            return None
+        _table_ids[code] = table_id
+    if lease.lease_take(table_id, holder) is None:
+        return lease.lease_read(table_id)
+    return store.table_load(code)
+
+
+async def _load(code: str, stored: store.StoredTable) -> TableOwner | None:
+    if stored.idle_closed:
         return None
     layer = get_channel_layer()
     group = group_name(code)
@@ -224,15 +231,20 @@ def _forget_later(owner: TableOwner) -> None:
 # -- this process ---------------------------------------------------------------------
 
 
-def _lock() -> asyncio.Lock:
-    """The loading lock of the running loop (owners of another loop are dropped: they
-    cannot run here)."""
+def _lock(code: str | None = None) -> asyncio.Lock:
+    """Table ``code``'s loading lock on the running loop: one load of a table at a
+    time, the loads of different tables side by side (owners of another loop are
+    dropped: they cannot run here)."""
     loop = asyncio.get_running_loop()
     if _state["loop"] is not loop:
         registry_drop()
         _state["loop"] = loop
-        _state["lock"] = asyncio.Lock()
-    return _state["lock"]  # type: ignore[return-value]
+        _state["locks"] = weakref.WeakValueDictionary()
+    locks: weakref.WeakValueDictionary = _state["locks"]  # type: ignore[assignment]
+    lock = locks.get(code)
+    if lock is None:
+        lock = locks[code] = asyncio.Lock()
+    return lock
 
 
 async def _endpoint() -> Endpoint:

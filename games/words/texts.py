@@ -14,8 +14,10 @@ around it. The catalogs never contain these marks.
 
 from collections.abc import Sequence
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 from games.engine import Card
 from games.engine.events import (
@@ -69,12 +71,28 @@ def suit_name(suit: str) -> str:
     }[suit]
 
 
+#: (language, card code) -> the card's name: a replay names ~950 cards a page, each
+#: nine catalog look-ups (52 cards x 6 languages at most; emptied when the settings
+#: that choose the catalogs change, as in tests).
+_card_names: dict[tuple[str | None, str], str] = {}
+
+
 def card_name(card: Card) -> str:
     """The full name of a card, for text and screen readers ("7 of hearts")."""
-    return pgettext("card name: rank, then suit", "%(rank)s of %(suit)s") % {
-        "rank": rank_name(card.rank),
-        "suit": suit_name(card.suit),
-    }
+    key = (get_language(), card.code)
+    name = _card_names.get(key)
+    if name is None:
+        name = _card_names[key] = pgettext("card name: rank, then suit", "%(rank)s of %(suit)s") % {
+            "rank": rank_name(card.rank),
+            "suit": suit_name(card.suit),
+        }
+    return name
+
+
+@receiver(setting_changed)
+def _forget_card_names(setting: str, **kwargs) -> None:
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"):
+        _card_names.clear()
 
 
 def call_word(kind: str) -> str:

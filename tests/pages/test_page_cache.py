@@ -99,3 +99,26 @@ def test_a_page_is_compressed_when_the_browser_asks_and_its_weak_etag_still_matc
         "/ta/rules/", headers={"accept-encoding": "gzip", "if-none-match": packed["ETag"]}
     )
     assert packed["ETag"].startswith('W/"') and again.status_code == 304
+
+
+def test_a_compressed_page_carries_each_visitors_own_token(content):
+    ana, ben = Client(), Client()
+    pages = [c.get("/ta/rules/", headers={"accept-encoding": "gzip"}) for c in (ana, ben, ana)]
+    texts = [gzip.decompress(p.content).decode() for p in pages]  # checks CRC and length
+    assert all(p["Content-Encoding"] == "gzip" for p in pages)
+    assert secret_of(texts[0]) == secret_of(texts[2]) == ana.cookies["csrftoken"].value
+    assert secret_of(texts[1]) == ben.cookies["csrftoken"].value != secret_of(texts[0])
+    plain = Client().get("/ta/rules/")
+    assert TOKEN.sub("", texts[1]) == TOKEN.sub("", plain.content.decode())  # the same page
+    assert "Accept-Encoding" in pages[0]["Vary"]
+
+
+def test_a_packed_page_with_any_fillings_is_the_page_itself():
+    from games.content.packed_page import PackedPage
+
+    parts = [b"<p>" + bytes(range(256)) * 40, b"", "மாலை வணக்கம்".encode() * 300, b"end"]
+    page = PackedPage(parts)
+    for filling in (b"", b"x", b"A" * 64, "ழ".encode() * 100):
+        assert gzip.decompress(page.gzip(filling)) == filling.join(parts)
+    with pytest.raises(ValueError):
+        page.gzip(b"y" * 70_000)

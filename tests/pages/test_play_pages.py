@@ -46,6 +46,26 @@ def test_the_lobby_offers_practice_a_table_of_your_own_and_joining_by_code(clien
     assert "coming soon" not in html
 
 
+def test_the_lobby_forms_speak_the_language_of_each_visit_in_turn(client, content):
+    seats_label = re.compile(r'<label for="open_seats"[^>]*>([^<]+)</label>')
+
+    def label(lang: str) -> str:
+        html = client.get(f"/{lang}/play/").content.decode()
+        found = seats_label.search(html)
+        assert found, html[:2000]
+        return found.group(1)
+
+    english, croatian, english_again = label("en"), label("hr"), label("en")
+    assert english == english_again == "Seats:" and croatian != english
+
+
+def test_a_bad_open_form_is_shown_with_its_errors_after_a_blank_one(client, content):
+    client.get("/en/play/")  # the blank form, made once
+    response = client.post("/en/play/new/", {"name": "Ana", "seats": "99"})
+    assert response.status_code == 400
+    assert "Select a valid choice." in response.content.decode()
+
+
 def test_practice_seats_you_with_computer_players_at_their_levels(client, content):
     code = code_in(client.post("/en/play/practice/", PRACTICE))
     table = Table.objects.get(code=code)

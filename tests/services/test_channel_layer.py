@@ -134,3 +134,25 @@ async def test_a_receiver_waiting_before_the_send_gets_the_message():
     await layer.group_add("table.X", "late")
     await layer.group_send("table.X", {"type": "event", "seq": 6})
     assert (await asyncio.wait_for(waiting, 0.2))["seq"] == 6
+
+
+@in_own_loop
+async def test_a_cancelled_receiver_leaves_the_message_to_the_next_one():
+    layer = LazyExpiryChannelLayer()
+    gone = asyncio.create_task(layer.receive("seat"))
+    await asyncio.sleep(0.01)
+    gone.cancel()  # the connection closed while waiting
+    await asyncio.sleep(0.01)
+    await layer.send("seat", {"type": "event", "seq": 1})
+    assert (await asyncio.wait_for(layer.receive("seat"), 0.2))["seq"] == 1
+    assert gone.cancelled()
+
+
+@in_own_loop
+async def test_messages_wait_in_order_until_received():
+    layer = LazyExpiryChannelLayer()
+    for seq in range(1, 6):
+        await layer.send("seat", {"type": "event", "seq": seq})
+    got = [(await layer.receive("seat"))["seq"] for _ in range(5)]
+    assert got == [1, 2, 3, 4, 5]
+    assert "seat" not in layer.channels  # an empty channel is forgotten

@@ -31,6 +31,7 @@ def test_two_site_tables_play_cards_that_reach_every_client_once_in_order():
     assert result["echo_p99_ms"] is not None and result["frames_per_s"] > 0
     assert result["lost"] == result["duplicated"] == result["out_of_order"] == 0
     assert result["server_rss_kb_per_table"] is not None
+    assert result["server_rss_kb_per_live_table"] is not None
 
 
 def test_the_bare_broadcast_on_uvicorn_numbers_cards_for_four_clients():
@@ -46,3 +47,16 @@ def test_a_url_off_this_machine_is_refused():
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "snapsite.test_settings"},
     )  # fmt: skip
     assert done.returncode != 0 and "127.0.0.1" in done.stderr
+
+
+def test_find_max_measures_the_site_and_the_bare_broadcast_at_each_step():
+    lines, result = bench(
+        "--find-max", "--tables", "1", "--step", "1", "--max-steps", "2", "--seconds", "2"
+    )
+    assert [row["tables"] for row in result["steps"]][:1] == [1]
+    first = result["steps"][0]
+    assert {"site", "bare"} <= set(first)  # side by side, the same step
+    for kind in ("site", "bare"):
+        held_steps = [row["tables"] for row in result["steps"] if row.get(kind, {}).get("held")]
+        assert result[f"{kind}_max_tables"] == (max(held_steps) if held_steps else 0)
+    assert lines[-2].startswith("most tables held (steps of 1): site ")

@@ -101,6 +101,17 @@ async def test_names_are_checked_and_markup_is_kept_as_plain_text():
     assert (await nobody.error())["code"] == "no_session"
 
 
+async def test_a_made_up_session_cookie_may_watch_but_not_sit():
+    code = await create(players=2, options=Options())
+    stranger = await connect(code, "madeupsessionkeythatisnotstored0")
+    assert stranger.welcome["seat"] is None
+    await stranger.send(type="join", name="Eve")
+    assert (await stranger.error())["code"] == "no_session"
+    guest = await connect(code, await session_new())  # a stored session sits down
+    await guest.send(type="join", name="Ana")
+    assert (await guest.recv())["seat"] == 0
+
+
 async def test_a_full_table_refuses_one_more_player():
     code, ana, ben = await table_of_two()
     late = await connect(code, await session_new())

@@ -62,6 +62,15 @@ class WSClient:
         return data
 
     def send_json(self, message: dict) -> None:
+        self.sock.sendall(self._frame(message))
+
+    def send_many_json(self, messages: list[dict]) -> None:
+        """Every message's frame in one write (a flood that is all sent before the
+        server can answer it by closing the socket)."""
+        self.sock.sendall(b"".join(self._frame(m) for m in messages))
+
+    @staticmethod
+    def _frame(message: dict) -> bytes:
         payload = json.dumps(message).encode()
         mask = os.urandom(4)
         n = len(payload)
@@ -72,7 +81,7 @@ class WSClient:
         else:
             header = struct.pack("!BBQ", 0x81, 0x80 | 127, n)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(header + mask + masked)
+        return header + mask + masked
 
     def receive_json(self) -> dict:
         while True:

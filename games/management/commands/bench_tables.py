@@ -9,7 +9,6 @@ per run and, last, one line of JSON. Every run is bounded in time; traffic goes 
 from __future__ import annotations
 
 import json
-import time
 import urllib.parse
 from contextlib import nullcontext
 
@@ -20,9 +19,9 @@ from games.play.bench.report import ServerWatch, figures, held, line
 from games.play.bench.runner import Run, run_tables
 from games.play.bench.server import SERVERS, served
 
-#: --find-max: tables grow by this factor until a run fails, then a bisection.
-GROWTH = 1.5
-MAX_RUNS = 8
+#: --find-max: at most this many steps (each a site run and a bare run, a failed one
+#: run once more), and tables at most.
+MAX_STEPS = 12
 MAX_TABLES = 1000
 
 
@@ -42,7 +41,15 @@ class Command(BaseCommand):
         parser.add_argument("--clients", type=int, default=1, help="client processes")
         parser.add_argument("--bare", action="store_true", help="the bare broadcast only")
         parser.add_argument(
-            "--find-max", action="store_true", help="the most tables held: site, then bare"
+            "--find-max",
+            action="store_true",
+            help="the most tables held, site and bare side by side, in steps of --step",
+        )
+        parser.add_argument(
+            "--step", type=int, help="--find-max: tables added per step (default: --tables)"
+        )
+        parser.add_argument(
+            "--max-steps", type=int, default=MAX_STEPS, help="--find-max: steps at most"
         )
 
     def handle(self, *args, **options) -> None:
@@ -68,7 +75,7 @@ class Command(BaseCommand):
                 Browser(url).request("GET", "/en/play/")  # warm: imports, templates
             run = Run(url, tables, options["seconds"], options["pace_ms"], bare)
             with ServerWatch(running) as watch:
-                measures, client_cpu = run_tables(run, options["clients"])
+                measures, client_cpu = run_tables(run, options["clients"], watch.opened)
             result = figures(
                 measures, kind=kind, server=server, tables=tables, seconds=options["seconds"],
                 pace_ms=options["pace_ms"], watch=watch, client_cpu=client_cpu,
@@ -78,38 +85,64 @@ class Command(BaseCommand):
         return result
 
     def find_max(self, options: dict) -> dict:
-        maxima = {}
-        for bare in (False, True):
-            maxima["bare" if bare else "site"] = self.largest_held(options, bare=bare)
-        site, bare = maxima["site"]["tables"], maxima["bare"]["tables"]
+        """Steps of ``--step`` more tables from ``--tables``; at each step the site and
+        then the bare broadcast play the same number of tables for ``--seconds`` (the
+        same minute, so the same machine). A run holds when flip->reveal p99 is at most
+        HELD_P99_MS with nothing lost, duplicated, reordered or cut and no client
+        failing; a run that does not hold is run once more (a shared machine's hiccup
+        is not a maximum). A kind's maximum is its last step held before the first step
+        it failed twice; the steps go on until both have failed (or MAX_STEPS,
+        MAX_TABLES)."""
+        step = options["step"] or options["tables"]
+        if step < 1:
+            raise CommandError("--step must be at least 1.")
+        best: dict[str, dict | None] = {"site": None, "bare": None}
+        failed_at: dict[str, int | None] = {"site": None, "bare": None}
+        steps = []
+        tables = options["tables"]
+        for _ in range(max(1, min(options["max_steps"], MAX_STEPS))):
+            if tables > MAX_TABLES or all(failed_at.values()):
+                break
+            row = {"tables": tables}
+            for kind in ("site", "bare"):
+                if failed_at[kind] is not None:
+                    continue
+                result = self.measure(options, tables, bare=kind == "bare")
+                if not held(result):
+                    result = self.measure(options, tables, bare=kind == "bare")
+                if held(result):
+                    best[kind] = result
+                else:
+                    failed_at[kind] = tables
+                row[kind] = {
+                    "held": held(result),
+                    "flip_reveal_p99_ms": result["flip_reveal_p99_ms"],
+                    "server_cpu": result["server_cpu"],
+                    "load_average": result["load_average"],
+                }
+            steps.append(row)
+            self.stdout.write(f"step {tables} tables: " + ", ".join(
+                f"{kind} {'held' if row[kind]['held'] else 'failed'} "
+                f"(p99 {row[kind]['flip_reveal_p99_ms']} ms, load {row[kind]['load_average'][0]})"
+                for kind in ("site", "bare") if kind in row
+            ))  # fmt: skip
+            tables += step
+        site = best["site"]["tables"] if best["site"] else 0
+        bare = best["bare"]["tables"] if best["bare"] else 0
         summary = {
             "site_max_tables": site,
             "bare_max_tables": bare,
             "ratio": round(site / bare, 2) if bare else None,
-            "site": maxima["site"]["figures"],
-            "bare": maxima["bare"]["figures"],
+            "step": step,
+            "site_failed_at": failed_at["site"],
+            "bare_failed_at": failed_at["bare"],
+            "steps": steps,
+            "site": best["site"],
+            "bare": best["bare"],
         }
-        self.stdout.write(f"most tables held: site {site}, bare {bare}, ratio {summary['ratio']}")
+        self.stdout.write(
+            f"most tables held (steps of {step}): site {site}, bare {bare}, "
+            f"ratio {summary['ratio']}; failed at site {failed_at['site']}, "
+            f"bare {failed_at['bare']}"
+        )
         return summary
-
-    def largest_held(self, options: dict, *, bare: bool) -> dict:
-        """Grow the tables until a run fails (or MAX_RUNS), then bisect once or twice."""
-        passed, failed, best, runs = 0, None, None, 0
-        tables = options["tables"]
-        deadline = time.monotonic() + MAX_RUNS * (options["seconds"] + 60)
-        while runs < MAX_RUNS and time.monotonic() < deadline:
-            result = self.measure(options, tables, bare=bare)
-            runs += 1
-            if held(result):
-                passed, best = tables, result
-            else:
-                failed = tables
-            if failed is None:
-                tables = min(MAX_TABLES, int(tables * GROWTH) + 1)
-                if tables == passed:
-                    break
-            else:
-                if failed - passed <= max(5, passed // 10):
-                    break
-                tables = (passed + failed) // 2 if passed else max(1, failed // 2)
-        return {"tables": passed, "figures": best}

@@ -21,6 +21,8 @@ class ServerWatch:
         self.served = served
         self.base_kb = served.rss_kb() if served else None
         self.peak_kb = self.base_kb
+        self.opened_kb: int | None = None  # once the tables are opened (their pages)
+        self.live_peak_kb: int | None = None  # the peak since then
         self.cpu0 = served.cpu_seconds() if served else None
         self.t0 = time.monotonic()
         self._stop = threading.Event()
@@ -36,11 +38,20 @@ class ServerWatch:
         if self.served:
             self.cpu = (self.served.cpu_seconds() - self.cpu0) / (time.monotonic() - self.t0)
 
+    def opened(self) -> None:
+        """The tables are opened (every player loaded its page): from here on the
+        memory that grows is the live tables' (connections, owners, play), not the
+        HTTP requests' (the allocator keeps what those freed for the tables to reuse)."""
+        rss = self.served.rss_kb() if self.served else None
+        self.opened_kb = self.live_peak_kb = rss
+
     def _sample(self) -> None:
         while not self._stop.wait(0.5):
             rss = self.served.rss_kb() if self.served else None
             if rss is not None:
                 self.peak_kb = max(self.peak_kb or 0, rss)
+                if self.opened_kb is not None:
+                    self.live_peak_kb = max(self.live_peak_kb or 0, rss)
 
 
 def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
@@ -50,6 +61,11 @@ def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
         round((watch.peak_kb - watch.base_kb) / tables, 1)
         if served and tables and watch.base_kb is not None else None
     )  # fmt: skip
+    per_live_table = (
+        round((watch.live_peak_kb - watch.opened_kb) / tables, 1)
+        if tables and watch.opened_kb is not None and watch.live_peak_kb is not None
+        else None
+    )
     return {
         "kind": kind,
         "server": server,
@@ -71,6 +87,7 @@ def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
         "samples": len(m.flip_reveal),
         "games_over": m.games_over,
         "server_rss_kb_per_table": per_table,
+        "server_rss_kb_per_live_table": per_live_table,
         "server_cpu": round(watch.cpu, 3) if served else None,
         "client_cpu": round(client_cpu, 3),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -98,6 +115,7 @@ def line(f: dict) -> str:
         f"{f['frames_per_s']} frames/s, errors {f['errors']} {f['error_codes'] or ''}, "
         f"lost {f['lost']} cut {f['cut_at_end']} dup {f['duplicated']} "
         f"ooo {f['out_of_order']}, "
-        f"RSS/table {f['server_rss_kb_per_table']} kB, server CPU {f['server_cpu']}, "
+        f"RSS/table {f['server_rss_kb_per_table']} kB "
+        f"(live {f['server_rss_kb_per_live_table']} kB), server CPU {f['server_cpu']}, "
         f"client CPU {f['client_cpu']}, load {f['load_average']}"
     )

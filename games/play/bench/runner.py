@@ -87,19 +87,22 @@ async def started_later(delay: float, player: Player, hello, join, stop_at: floa
     await player.run(hello, join, stop_at)
 
 
-def run_here(run: Run, start_at: float | None = None) -> Measures:
-    """Open (site) and play ``run`` in this process."""
+def run_here(run: Run, start_at: float | None = None, on_opened=None) -> Measures:
+    """Open (site) and play ``run`` in this process (``on_opened()`` in between)."""
     seated = None if run.bare else open_tables(run)
+    if on_opened is not None:
+        on_opened()
     start_at = max(start_at or 0.0, now() + 0.5)
     return asyncio.run(play(run, seated, start_at))
 
 
-def run_tables(run: Run, processes: int = 1) -> tuple[Measures, float]:
+def run_tables(run: Run, processes: int = 1, on_opened=None) -> tuple[Measures, float]:
     """Play ``run`` with ``processes`` client processes sharing the tables; return the
-    merged measures and the client processes' CPU seconds per second of the run."""
+    merged measures and the client processes' CPU seconds per second of the run
+    (``on_opened()`` once the tables are opened: one client process only)."""
     if processes <= 1:
         cpu0, t0 = time.process_time(), now()
-        measures = run_here(run)
+        measures = run_here(run, on_opened=on_opened)
         return measures, (time.process_time() - cpu0) / max(now() - t0, 1e-9)
     shares = [run.tables // processes + (i < run.tables % processes) for i in range(processes)]
     firsts = [sum(shares[:i]) for i in range(processes)]

@@ -40,6 +40,8 @@ def server_env(
         "SECURE_COOKIES": "0",
         "PLAIN_STATIC": "1",
         "PYTHONWARNINGS": "ignore:No directory at",
+        # every simulated browser comes from 127.0.0.1: one address opens all the tables
+        "TABLES_OPEN_PER_ADDRESS": "100000",
     }
     env.pop("REDIS_URL", None)  # one process: the in-memory layer unless asked
     env.update(extra or {})
