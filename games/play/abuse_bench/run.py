@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
+import signal
 import time
 from collections.abc import Callable
 
@@ -20,29 +22,56 @@ def p99(values: list[float]) -> float:
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1)
 
 
+def _added(counts) -> dict:
+    total: collections.Counter = collections.Counter()
+    for c in counts:
+        total.update(c)
+    return dict(total)
+
+
+async def stop(tasks: list[asyncio.Task]) -> None:
+    """Cancel ``tasks`` until they are done: a cancellation can be lost (a ``drain()``
+    that completes as it is cancelled), and a phase must end."""
+    while pending := [t for t in tasks if not t.done()]:
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=1)
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            task.result()
+
+
 async def bench(
-    *, tables: int, phase_s: float, idle: int, settle_s: float, say: Callable[[str], None]
+    *,
+    tables: int,
+    phase_s: float,
+    idle: int,
+    settle_s: float,
+    say: Callable[[str], None],
+    catch_up_turns: int = 200,
+    allocator: str = "malloc",
 ) -> dict:
-    with served() as (port, pid):
-        long_game = GoodTable(port, 99, turn_limit=200, pause_s=0.0)
-        await asyncio.wait_for(long_game.run(games=1), 300)  # for the resyncer
+    with served({"PYTHONMALLOC": allocator}) as (port, pid):
+        say(f"daphne pid {pid} on 127.0.0.1:{port}")
+        # paced within the frame rate: each player sends one frame in 0.2 s at most
+        long_game = GoodTable(port, 99, turn_limit=catch_up_turns, pause_s=0.1)
+        async with asyncio.timeout(300):
+            await long_game.run(games=1)  # for the resyncer
         finished = long_game.finished[0]
         say(f"a long finished table for the catch-ups: {finished}")
         good = [GoodTable(port, n) for n in range(tables)]
         running = [asyncio.ensure_future(t.run()) for t in good]
         await asyncio.sleep(5)  # every table seated and moving
         counts = abusers.Counts()
-        result: dict = {"tables": tables, "phase_s": phase_s, "phases": {}}
+        result: dict = {"tables": tables, "phase_s": phase_s, "allocator": allocator}
+        result["phases"] = {}
 
         async def phase(name: str, *abuse) -> None:
             tasks = [asyncio.ensure_future(a) for a in abuse]
             start = time.monotonic()
             await asyncio.sleep(phase_s)
             end = time.monotonic()
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            await stop(tasks)
             trips = [ms for t in good for at, ms in t.round_trips if start <= at < end]
             figures = {"p99_ms": p99(trips), "moves": len(trips), "rss_mb": round(rss_mb(pid), 1)}
             result["phases"][name] = figures
@@ -82,6 +111,8 @@ async def bench(
             memory_back_within_10pct=after_mb <= baseline_mb * 1.10,
             games_finished=sum(t.games for t in good),
             lost={k: sum(t.lost[k] for t in good) for k in ("gaps", "closed", "unanswered")},
+            unanswered=[u for t in good for u in t.unanswered],
+            answers=_added(t.answers for t in good),
             abuse=dict(sorted(counts.items())),
         )
         result["targets_met"] = bool(
@@ -93,12 +124,32 @@ async def bench(
         return result
 
 
-def main(*, tables: int, phase_s: float, idle: int, settle_s: float, say) -> dict:
-    result = asyncio.run(
-        bench(tables=tables, phase_s=phase_s, idle=idle, settle_s=settle_s, say=say)
-    )
+def main(*, say, **sizes) -> dict:
+    """Run :func:`bench`; SIGTERM ends it as SIGINT does (the server is stopped)."""
+    result = asyncio.run(_until_terminated(bench(say=say, **sizes)))
     say(f"abuse counts: {result['abuse']}")
     say(f"memory: baseline {result['baseline_mb']} MB, peak {result['peak_mb']} MB, "
-        f"{settle_s:.0f} s after {result['after_mb']} MB")  # fmt: skip
+        f"{result['settle_s']:.0f} s after {result['after_mb']} MB")  # fmt: skip
     say(json.dumps(result))
     return result
+
+
+async def _until_terminated(work):
+    """``work``, cancelled on SIGTERM (its ``finally`` blocks stop the server); then
+    :class:`Terminated`."""
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    terminated = []
+    loop.add_signal_handler(signal.SIGTERM, lambda: (terminated.append(1), task.cancel()))
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if terminated:
+            raise Terminated() from None
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+class Terminated(Exception):
+    """The benchmark was stopped by SIGTERM (its server with it)."""

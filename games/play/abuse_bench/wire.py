@@ -49,7 +49,8 @@ class Socket:
         if cookie:
             head += f"Cookie: {cookie}\r\n"
         writer.write((head + "\r\n").encode())
-        answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        async with asyncio.timeout(10):
+            answer = await reader.readuntil(b"\r\n\r\n")
         if not answer.startswith(b"HTTP/1.1 101"):
             writer.close()
             raise Closed(None)
@@ -106,7 +107,8 @@ async def http(port: int, method: str, path: str, cookies: dict, form: dict | No
         head += "Content-Type: application/x-www-form-urlencoded\r\n"
         head += f"Content-Length: {len(body)}\r\n"
     writer.write(head.encode() + b"\r\n" + body)
-    raw = await asyncio.wait_for(reader.read(), 30)
+    async with asyncio.timeout(30):
+        raw = await reader.read()
     writer.close()
     head_text, _, content = raw.partition(b"\r\n\r\n")
     lines = head_text.decode("latin-1").split("\r\n")
