@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 
+from channels.consumer import get_handler_name
 from channels.exceptions import AcceptConnection, DenyConnection, StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -101,7 +102,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         (the connection and the table go on), never left to close the socket with 1011
         and skip :meth:`disconnect`."""
         try:
-            await super().dispatch(message)
+            await self.handle(message)
         except (StopConsumer, AcceptConnection, DenyConnection):
             raise
         except Exception:
@@ -110,6 +111,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 raise StopConsumer() from None
             with contextlib.suppress(Exception):
                 await self.send_error("server_error")
+
+    async def handle(self, message: dict) -> None:
+        """Channels' ``AsyncConsumer.dispatch`` without its ``aclose_old_connections()``:
+        that sends every message (each frame, each broadcast to each connection) through
+        the one database thread just to close stale connections, and each idle socket's
+        connect waited there with the moves of every table. This consumer touches the
+        database only through ``database_sync_to_async``, which closes them itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     @classmethod
     async def encode_json(cls, content) -> str:

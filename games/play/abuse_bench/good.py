@@ -26,6 +26,7 @@ class Player:
         self.last_seq = 0
         self.gaps = 0  # events missing or repeated
         self.closed = 0  # the server closed a good player's connection
+        self.close_code: int | None = None
         self.turned = asyncio.Event()  # the move sent was answered
         self.answer = ""  # by what: the event's code, or the error's
         self.seen: list[str] = []  # the last frames' kinds (for a move left unanswered)
@@ -57,8 +58,9 @@ class Player:
                         self.over.set()
                 elif frame["type"] == "error":
                     self.answered(frame["code"])  # refused: look at the table again
-        except Closed:
+        except Closed as closed:
             self.closed += 1  # a good player is never closed
+            self.close_code = closed.code
             self.over.set()
             self.answered("closed")
 
@@ -81,6 +83,7 @@ class GoodTable:
         self.round_trips: list[tuple[float, float]] = []  # (when, ms)
         self.lost = {"gaps": 0, "closed": 0, "unanswered": 0}
         self.unanswered: list[dict] = []  # what each unanswered move's players had seen
+        self.closed_codes: list[int | None] = []  # how good players were closed
         self.answers: dict[str, int] = {}  # what answered the moves: event or error code
         self.games = 0
         self.finished: list[str] = []
@@ -130,6 +133,9 @@ class GoodTable:
             await asyncio.sleep(0.3)  # the last events
             self.lost["gaps"] += a.gaps + b.gaps
             self.lost["closed"] += a.closed + b.closed
+            for p in (a, b):
+                if p.closed:
+                    self.closed_codes.append(p.close_code)
             if a.over.is_set() and a.view.get("over"):
                 self.games += 1
                 self.finished.append(code)

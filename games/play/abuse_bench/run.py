@@ -112,6 +112,7 @@ async def bench(
             games_finished=sum(t.games for t in good),
             lost={k: sum(t.lost[k] for t in good) for k in ("gaps", "closed", "unanswered")},
             unanswered=[u for t in good for u in t.unanswered],
+            closed_codes=[c for t in good for c in t.closed_codes],
             answers=_added(t.answers for t in good),
             abuse=dict(sorted(counts.items())),
         )
