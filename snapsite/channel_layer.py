@@ -141,7 +141,8 @@ class LazyExpiryChannelLayer(InMemoryChannelLayer):
                 queue.get_nowait()
                 self._remove_from_groups(channel)
             if queue.empty():
-                del self.channels[channel]
+                if not queue._getters:  # a receiver waiting keeps its queue
+                    del self.channels[channel]
             else:
                 self._tracked.add(channel)
                 heapq.heappush(due, (queue._queue[0][0], channel))
