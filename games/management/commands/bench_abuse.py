@@ -22,6 +22,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--catch-up-turns", type=int, default=200, help="the resynced game's length"
         )
+        parser.add_argument("--server-log", help="keep the server's output in this file")
         parser.add_argument(
             "--allocator",
             choices=["malloc", "pymalloc"],
@@ -42,6 +43,7 @@ class Command(BaseCommand):
                 settle_s=max(0.0, min(options["settle_seconds"], 300.0)),
                 catch_up_turns=max(20, min(options["catch_up_turns"], 1000)),
                 allocator=options["allocator"],
+                server_log=options["server_log"],
                 say=self.say,
             )
         except (Terminated, KeyboardInterrupt) as stopped:

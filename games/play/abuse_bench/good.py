@@ -27,6 +27,7 @@ class Player:
         self.gaps = 0  # events missing or repeated
         self.closed = 0  # the server closed a good player's connection
         self.close_code: int | None = None
+        self.closed_at = 0.0
         self.turned = asyncio.Event()  # the move sent was answered
         self.answer = ""  # by what: the event's code, or the error's
         self.seen: list[str] = []  # the last frames' kinds (for a move left unanswered)
@@ -61,6 +62,7 @@ class Player:
         except Closed as closed:
             self.closed += 1  # a good player is never closed
             self.close_code = closed.code
+            self.closed_at = time.monotonic()
             self.over.set()
             self.answered("closed")
 
@@ -74,8 +76,14 @@ class GoodTable:
     """A pair of players at a table opened from the lobby; new table after each game."""
 
     def __init__(
-        self, port: int, number: int, turn_limit: int = 100, pause_s: float = MOVE_PAUSE_S
+        self,
+        port: int,
+        number: int,
+        turn_limit: int = 100,
+        pause_s: float = MOVE_PAUSE_S,
+        began: float | None = None,
     ) -> None:
+        self.began = time.monotonic() if began is None else began  # for the times told
         self.port = port
         self.number = number
         self.turn_limit = turn_limit
@@ -83,7 +91,7 @@ class GoodTable:
         self.round_trips: list[tuple[float, float]] = []  # (when, ms)
         self.lost = {"gaps": 0, "closed": 0, "unanswered": 0}
         self.unanswered: list[dict] = []  # what each unanswered move's players had seen
-        self.closed_codes: list[int | None] = []  # how good players were closed
+        self.closed_codes: list[dict] = []  # how and when good players were closed
         self.answers: dict[str, int] = {}  # what answered the moves: event or error code
         self.games = 0
         self.finished: list[str] = []
@@ -125,8 +133,9 @@ class GoodTable:
                 except TimeoutError:
                     self.lost["unanswered"] += 1  # no event for the move in 10 s
                     self.unanswered.append(
-                        {"code": code, "seat": mover.seat, "seq": seq, "seen": mover.seen}
-                    )
+                        {"code": code, "seat": mover.seat, "seq": seq, "seen": mover.seen,
+                         "at_s": round(sent - self.began, 1)}
+                    )  # fmt: skip
                 self.answers[mover.answer] = self.answers.get(mover.answer, 0) + 1
                 self.round_trips.append((sent, (time.monotonic() - sent) * 1000))
                 await asyncio.sleep(self.pause_s)
@@ -135,7 +144,9 @@ class GoodTable:
             self.lost["closed"] += a.closed + b.closed
             for p in (a, b):
                 if p.closed:
-                    self.closed_codes.append(p.close_code)
+                    self.closed_codes.append(
+                        {"code": p.close_code, "at_s": round(p.closed_at - self.began, 1)}
+                    )
             if a.over.is_set() and a.view.get("over"):
                 self.games += 1
                 self.finished.append(code)

@@ -9,6 +9,7 @@ import json
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from . import abusers
 from .good import GoodTable
@@ -50,8 +51,11 @@ async def bench(
     say: Callable[[str], None],
     catch_up_turns: int = 200,
     allocator: str = "malloc",
+    server_log: str | None = None,
 ) -> dict:
-    with served({"PYTHONMALLOC": allocator}) as (port, pid):
+    log_path = Path(server_log) if server_log else None
+    with served({"PYTHONMALLOC": allocator}, log_path=log_path) as (port, pid):
+        began = time.monotonic()
         say(f"daphne pid {pid} on 127.0.0.1:{port}")
         # paced within the frame rate: each player sends one frame in 0.2 s at most
         long_game = GoodTable(port, 99, turn_limit=catch_up_turns, pause_s=0.1)
@@ -59,7 +63,7 @@ async def bench(
             await long_game.run(games=1)  # for the resyncer
         finished = long_game.finished[0]
         say(f"a long finished table for the catch-ups: {finished}")
-        good = [GoodTable(port, n) for n in range(tables)]
+        good = [GoodTable(port, n, began=began) for n in range(tables)]
         running = [asyncio.ensure_future(t.run()) for t in good]
         await asyncio.sleep(5)  # every table seated and moving
         counts = abusers.Counts()
@@ -75,8 +79,9 @@ async def bench(
             trips = [ms for t in good for at, ms in t.round_trips if start <= at < end]
             figures = {"p99_ms": p99(trips), "moves": len(trips), "rss_mb": round(rss_mb(pid), 1)}
             result["phases"][name] = figures
+            figures["from_s"] = round(start - began, 1)
             say(f"{name:<12} p99 {figures['p99_ms']:>7} ms  moves {len(trips):>5}  "
-                f"server {figures['rss_mb']} MB")  # fmt: skip
+                f"server {figures['rss_mb']} MB  from {figures['from_s']} s")  # fmt: skip
 
         baseline_mb = rss_mb(pid)
         await phase("alone")

@@ -32,9 +32,10 @@ def rss_mb(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def served(extra_env: dict | None = None, probe: Path | None = None):
+def served(extra_env: dict | None = None, probe: Path | None = None, log_path: Path | None = None):
     """Yield (port, pid) of daphne serving a fresh database, until the block ends; with
-    ``probe``, daphne runs under :mod:`.probe`, which writes its reports there."""
+    ``probe``, daphne runs under :mod:`.probe`, which writes its reports there; its
+    output (warnings and errors) goes to ``log_path`` if given."""
     with tempfile.TemporaryDirectory(prefix="bench-abuse-") as tmp:
         env = {
             **os.environ,
@@ -47,7 +48,7 @@ def served(extra_env: dict | None = None, probe: Path | None = None):
             "PLAIN_STATIC": "1",
             "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
             "REDIS_URL": "",
-            "LOG_LEVEL": "ERROR",
+            "LOG_LEVEL": "WARNING",
             "PYTHONMALLOC": "malloc",  # as README's "Running in production" starts it
             # the benchmark opens every table from 127.0.0.1
             "TABLES_OPEN_PER_SESSION": "1000",
@@ -60,7 +61,7 @@ def served(extra_env: dict | None = None, probe: Path | None = None):
             env=env, cwd=ROOT, check=True,
         )  # fmt: skip
         port = free_port()
-        log = open(Path(tmp) / "daphne.log", "w")
+        log = open(log_path or Path(tmp) / "daphne.log", "w")
         runner = ["-m", "daphne"]
         if probe is not None:
             runner = ["-m", "games.play.abuse_bench.probe", str(probe)]

@@ -56,14 +56,17 @@ class Socket:
             raise Closed(None)
         return cls(reader, writer)
 
-    def frame(self, text: str) -> bytes:
-        payload = text.encode()
+    def frame(self, text: str, opcode: int = 0x1) -> bytes:
+        return self._frame(text.encode(), opcode)
+
+    @staticmethod
+    def _frame(payload: bytes, opcode: int) -> bytes:
         mask = os.urandom(4)
         n = len(payload)
         if n < 126:
-            header = struct.pack("!BB", 0x81, 0x80 | n)
+            header = struct.pack("!BB", 0x80 | opcode, 0x80 | n)
         else:
-            header = struct.pack("!BBH", 0x81, 0x80 | 126, n)
+            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
         return header + mask + masked
 
@@ -72,7 +75,8 @@ class Socket:
         await self.writer.drain()
 
     async def receive(self) -> dict:
-        """The next text frame as JSON; raises :class:`Closed` at the end."""
+        """The next text frame as JSON (pings are answered); raises :class:`Closed` at
+        the end."""
         try:
             while True:
                 first, second = await self.reader.readexactly(2)
@@ -86,6 +90,9 @@ class Socket:
                 if opcode == 0x8:
                     code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
                     raise Closed(code)
+                if opcode == 0x9:  # answered as a browser does: daphne drops a
+                    # connection whose pings (every 20 s) go 30 s without a pong
+                    self.writer.write(self._frame(payload, 0xA))
                 if opcode == 0x1:
                     return json.loads(payload)
         except (asyncio.IncompleteReadError, ConnectionError) as error:
