@@ -175,7 +175,7 @@ class ConnectionGuard:
             return None
         connection = _Connection(receive, send, socket)
         pump = asyncio.ensure_future(connection.pump())
-        CONNECTIONS.opened()
+        CONNECTIONS.opened(asyncio.get_running_loop())
         try:
             return await self.application(scope, connection.inbox.get, connection.send)
         finally:

@@ -65,3 +65,19 @@ def test_releasing_freed_memory_gives_back_what_a_freed_heap_held():
     del garbage
     assert release_freed_memory() > 20_000  # kB
     assert len(keeper) == 1000
+
+
+def test_memory_kept_free_by_malloc_is_given_back_when_it_is_much_and_has_grown():
+    from games.play.ws_memory import _rss_kb, free_kept_bytes, trim_if_much_is_free
+
+    if free_kept_bytes() is None:
+        return  # not glibc: nothing to look at
+    garbage = [bytearray(1000) for _ in range(50_000)]
+    keeper = bytearray(1000)
+    del garbage
+    assert free_kept_bytes() > 16 * 2**20
+    assert trim_if_much_is_free(since_kb=_rss_kb()) is None  # not grown since
+    before = _rss_kb()
+    after = trim_if_much_is_free(since_kb=0)
+    assert after is not None and before - after > 20_000  # kB
+    assert len(keeper) == 1000

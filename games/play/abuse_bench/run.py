@@ -52,6 +52,7 @@ async def bench(
     catch_up_turns: int = 200,
     allocator: str = "malloc",
     server_log: str | None = None,
+    good_turns: int = 1000,
 ) -> dict:
     log_path = Path(server_log) if server_log else None
     with served({"PYTHONMALLOC": allocator}, log_path=log_path) as (port, pid):
@@ -63,7 +64,9 @@ async def bench(
             await long_game.run(games=1)  # for the resyncer
         finished = long_game.finished[0]
         say(f"a long finished table for the catch-ups: {finished}")
-        good = [GoodTable(port, n, began=began) for n in range(tables)]
+        # games long enough to last the whole bench: the same tables are measured
+        # before and after the abuse (a finished table is kept in memory for 5 minutes)
+        good = [GoodTable(port, n, turn_limit=good_turns, began=began) for n in range(tables)]
         running = [asyncio.ensure_future(t.run()) for t in good]
         await asyncio.sleep(5)  # every table seated and moving
         counts = abusers.Counts()

@@ -48,7 +48,7 @@ def served(extra_env: dict | None = None, probe: Path | None = None, log_path: P
             "PLAIN_STATIC": "1",
             "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
             "REDIS_URL": "",
-            "LOG_LEVEL": "WARNING",
+            "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
             "PYTHONMALLOC": "malloc",  # as README's "Running in production" starts it
             # the benchmark opens every table from 127.0.0.1
             "TABLES_OPEN_PER_SESSION": "1000",
