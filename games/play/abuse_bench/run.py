@@ -6,7 +6,9 @@ import asyncio
 import collections
 import contextlib
 import json
+import os
 import signal
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +23,19 @@ def p99(values: list[float]) -> float:
         return float("nan")
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1)
+
+
+async def look_inside(pid: int, report: Path) -> dict:
+    """The server's own account of its memory (:mod:`.probe`): glibc's heap in use and
+    kept free, Python's arenas, the objects alive."""
+    report.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR1)
+    for _ in range(300):
+        await asyncio.sleep(0.1)
+        if report.exists():
+            found = json.loads(report.read_text())
+            return {k: found.get(k) for k in ("rss_mb", "malloc", "pymalloc", "objects")}
+    return {}
 
 
 def _added(counts) -> dict:
@@ -55,7 +70,8 @@ async def bench(
     good_turns: int = 1000,
 ) -> dict:
     log_path = Path(server_log) if server_log else None
-    with served({"PYTHONMALLOC": allocator}, log_path=log_path) as (port, pid):
+    report = Path(tempfile.mkdtemp(prefix="bench-abuse-probe-")) / "report.json"
+    with served({"PYTHONMALLOC": allocator}, log_path=log_path, probe=report) as (port, pid):
         began = time.monotonic()
         say(f"daphne pid {pid} on 127.0.0.1:{port}")
         # paced within the frame rate: each player sends one frame in 0.2 s at most
@@ -87,6 +103,7 @@ async def bench(
                 f"server {figures['rss_mb']} MB  from {figures['from_s']} s")  # fmt: skip
 
         baseline_mb = rss_mb(pid)
+        probed = {"baseline": await look_inside(pid, report)}
         await phase("alone")
         await phase("flood", abusers.flooder(port, finished, counts))
         await phase("resync", abusers.resyncer(port, finished, counts))
@@ -103,6 +120,7 @@ async def bench(
         await asyncio.sleep(settle_s)
         await phase("after")
         after_mb = rss_mb(pid)
+        probed["after"] = await look_inside(pid, report)
         for t in good:
             t.stopping = True
         await asyncio.wait(running, timeout=15)
@@ -123,6 +141,7 @@ async def bench(
             closed_codes=[c for t in good for c in t.closed_codes],
             answers=_added(t.answers for t in good),
             abuse=dict(sorted(counts.items())),
+            inside=probed,
         )
         result["targets_met"] = bool(
             result["p99_ratio"] is not None
@@ -137,6 +156,9 @@ def main(*, say, **sizes) -> dict:
     """Run :func:`bench`; SIGTERM ends it as SIGINT does (the server is stopped)."""
     result = asyncio.run(_until_terminated(bench(say=say, **sizes)))
     say(f"abuse counts: {result['abuse']}")
+    inside = result["inside"]
+    if inside.get("after"):
+        say(f"inside the server: {inside}")
     say(f"memory: baseline {result['baseline_mb']} MB, peak {result['peak_mb']} MB, "
         f"{result['settle_s']:.0f} s after {result['after_mb']} MB")  # fmt: skip
     say(json.dumps(result))
