@@ -141,7 +141,8 @@ class LazyExpiryChannelLayer(InMemoryChannelLayer):
                 queue.get_nowait()
                 self._remove_from_groups(channel)
             if queue.empty():
-                del self.channels[channel]
+                if not queue.has_waiters():  # a receiver waiting keeps its queue
+                    del self.channels[channel]
             else:
                 self._tracked.add(channel)
                 heapq.heappush(due, (queue.items[0][0], channel))
@@ -170,6 +171,10 @@ class _Inbox:
 
     def empty(self) -> bool:
         return not self.items
+
+    def has_waiters(self) -> bool:
+        """A receiver is waiting on this inbox (it must not be dropped from under it)."""
+        return any(not waiter.done() for waiter in self.waiters)
 
     def qsize(self) -> int:
         return len(self.items)

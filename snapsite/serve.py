@@ -47,6 +47,9 @@ CLASSROOM_DEFAULTS = {
     "PLAIN_STATIC": "1",
     # WhiteNoise notes that `staticfiles/` (collectstatic's folder) is absent: it is.
     "PYTHONWARNINGS": "ignore:No directory at",
+    # the C allocator, so that memory freed after a wave of connections goes back to
+    # the system (games/play/ws_memory.py)
+    "PYTHONMALLOC": "malloc",
 }
 
 

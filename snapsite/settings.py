@@ -228,8 +228,11 @@ WEBSOCKET_ORIGINS = [
 # The limits of one connection and of one person (docs/protocol.md, "Limits").
 WS_HELLO_TIMEOUT_S = float(os.environ.get("WS_HELLO_TIMEOUT_S", "10"))
 WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
+WS_FLOOD_WARNINGS_PER_MINUTE = int(os.environ.get("WS_FLOOD_WARNINGS_PER_MINUTE", "3"))
 WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
 WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
+# A server whose sockets the guards cannot reach (games/play/ws_socket.py) is refused.
+WS_ALLOW_UNGUARDED_SERVER = False
 TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))
 TABLES_OPEN_PER_ADDRESS = int(os.environ.get("TABLES_OPEN_PER_ADDRESS", "60"))
 TABLE_IDLE_PAUSE_S = float(os.environ.get("TABLE_IDLE_PAUSE_S", "60"))

@@ -18,4 +18,6 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The in-process test communicator (channels.testing) has no socket to guard.
+WS_ALLOW_UNGUARDED_SERVER = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -5,79 +5,86 @@
   flood of frames wait there (memory) and delay its own and other tables' work. Here a
   task takes each frame off that queue as it arrives and spends one token of the
   connection's frame budget on it: a frame within the budget goes on to the consumer, a
-  frame over it is dropped unread. The first frame dropped of a flood sends the
-  consumer ``websocket.flooded`` (it answers ``rate_limited``); a connection that drops
-  ``WS_FLOOD_CLOSE_AFTER`` more frames takes no more frames: the server stops reading
-  its socket at once (daphne's transport: the flood then waits in the client's own
-  buffers, not in this process), and the consumer is sent ``websocket.flood_close``
-  after the frames already let through: it closes the connection with code 4429, and
-  the socket is closed as soon as that close frame is written (the client's answer is
-  not waited for, since nothing more is read).
+  frame over it is dropped unread.
+- **A flood is warned once, and closed if it goes on or comes back.** The first frame
+  dropped after at least :data:`FLOOD_QUIET_S` without a drop starts a flood: the
+  consumer is sent ``websocket.flooded`` (it answers ``rate_limited``). A connection
+  that drops ``WS_FLOOD_CLOSE_AFTER`` more frames with none let through in between, or
+  whose flood is its ``WS_FLOOD_WARNINGS_PER_MINUTE``-th within a minute (a client
+  flooding in bursts, each under the first limit), takes no more frames: the server
+  stops reading its socket at once (the flood then waits in the client's own buffers,
+  not in this process), and the consumer is sent ``websocket.flood_close`` after the
+  frames already let through: it closes the connection with code 4429, and the socket
+  is closed as soon as that close frame is written (the client's answer is not waited
+  for, since nothing more is read).
+- **Memory comes back after a wave of closes** (:mod:`games.play.ws_memory`).
 - **A client that does not read is let go.** Before each frame is sent, the bytes still
-  waiting in the server's socket buffer are looked at (daphne's transport; other
-  servers tell nothing and are not checked); above ``WS_SEND_BACKLOG_BYTES`` the
-  connection is dropped at once (the client sees 1006), and the buffer is freed. A
+  waiting in the server's socket buffer are looked at; above ``WS_SEND_BACKLOG_BYTES``
+  the connection is dropped at once (the client sees 1006), and the buffer is freed. A
   client that comes back catches up with ``hello`` and ``since``.
+
+The socket is reached through the server's ``send`` (:mod:`games.play.ws_socket`:
+daphne and uvicorn). Under any other server the connection is refused, logged as an
+error, rather than served without the guards (``WS_ALLOW_UNGUARDED_SERVER`` lets the
+in-process test communicator through: it has no socket).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
+import time
 
 from django.conf import settings
 
 from .ws_limits import frame_budget
+from .ws_memory import ConnectionCount
+from .ws_socket import ServerSocket, server_socket
 
-__all__ = ["ConnectionGuard", "FLOOD_CLOSE_CODE", "unsent_bytes"]
+__all__ = ["ConnectionGuard", "FLOOD_CLOSE_CODE", "FLOOD_QUIET_S"]
 
 log = logging.getLogger(__name__)
 
 #: The close code of a connection closed for flooding.
 FLOOD_CLOSE_CODE = 4429
+#: A drop after this long without one starts a new flood (warned, and counted).
+FLOOD_QUIET_S = 1.0
+#: Floods are counted over this window (``WS_FLOOD_WARNINGS_PER_MINUTE``).
+FLOOD_WINDOW_S = 60.0
+#: This process's WebSockets (memory is given back after a wave of closes).
+CONNECTIONS = ConnectionCount()
+#: How long a flooder's close frame is given to be written before its socket is closed.
+CLOSE_WRITE_S = 0.5
 #: Frames let through but not yet read by the consumer: a few, since they are within
 #: the frame budget; more means the consumer is stuck, and the rest are dropped.
 _INBOX_SIZE = 64
 
 
-def unsent_bytes(send) -> int:
-    """The bytes written to this connection that its socket has not taken yet (daphne
-    gives ``send`` as a partial of its server and the connection's protocol, whose
-    Twisted transport keeps them); 0 when the server does not say."""
-    transport = _transport(send)
-    if transport is None:
-        return 0
-    buffered = len(getattr(transport, "dataBuffer", b"")) - getattr(transport, "offset", 0)
-    return buffered + getattr(transport, "_tempDataLen", 0)
-
-
-def _transport(send):
-    args = getattr(send, "args", ())
-    return getattr(args[0], "transport", None) if args else None
-
-
-def _abort(send) -> None:
-    transport = _transport(send)
-    if transport is not None:
-        transport.abortConnection()
-
-
 class _Connection:
     """One connection's frame budget, inbox and send check."""
 
-    def __init__(self, receive, send) -> None:
+    def __init__(self, receive, send, socket: ServerSocket | None) -> None:
         self._receive = receive
         self._send = send
+        self.socket = socket
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.budget = frame_budget()
         self.dropped = 0  # frames dropped since the last one let through
+        self.last_drop = float("-inf")
+        self.floods: collections.deque[float] = collections.deque()  # when each began
         self.refusing = False  # flooded too long: no more frames are let through
+        self.close_sent = asyncio.Event()
         self.closed = False
+        if socket is not None:
+            socket.limit_buffer(settings.WS_SEND_BACKLOG_BYTES)
 
     async def pump(self) -> None:
         """Take every message off the server's queue as it comes (see the docstring)."""
         while True:
+            if self.refusing:
+                await self.close_sent.wait()  # read nothing until the close has gone
             message = await self._receive()
             if message["type"] != "websocket.receive":
                 self.inbox.put_nowait(message)
@@ -90,34 +97,62 @@ class _Connection:
                 self.dropped = 0
                 self.inbox.put_nowait(message)
                 continue
-            self.dropped += 1
-            if self.dropped == 1:
-                self.inbox.put_nowait({"type": "websocket.flooded"})
-            elif self.dropped > settings.WS_FLOOD_CLOSE_AFTER:
-                self.refusing = True
-                transport = _transport(self._send)
-                if transport is not None:
-                    transport.pauseProducing()  # read nothing more from this socket
-                self.inbox.put_nowait({"type": "websocket.flood_close"})
+            self.drop(time.monotonic())
+
+    def drop(self, now: float) -> None:
+        """A frame over the budget is dropped: warn at a new flood, refuse a long one
+        or one flood too many in a minute."""
+        self.dropped += 1
+        new_flood = now - self.last_drop >= FLOOD_QUIET_S
+        self.last_drop = now
+        if new_flood:
+            self.floods.append(now)
+            while self.floods[0] <= now - FLOOD_WINDOW_S:
+                self.floods.popleft()
+            self.inbox.put_nowait({"type": "websocket.flooded"})
+            if len(self.floods) >= settings.WS_FLOOD_WARNINGS_PER_MINUTE:
+                self.refuse()
+        elif self.dropped > settings.WS_FLOOD_CLOSE_AFTER:
+            self.refuse()
+
+    def refuse(self) -> None:
+        self.refusing = True
+        if self.socket is not None:
+            self.socket.stop_reading()  # read nothing more from this socket
+        self.inbox.put_nowait({"type": "websocket.flood_close"})
 
     async def send(self, message: dict) -> None:
         if self.closed:
             return
-        if message["type"] == "websocket.send":
-            backlog = unsent_bytes(self._send)
+        if message["type"] == "websocket.send" and self.socket is not None:
+            backlog = self.socket.unsent_bytes()
             if backlog > settings.WS_SEND_BACKLOG_BYTES:
                 log.warning("dropping a WebSocket that does not read (%d bytes waiting)", backlog)
                 self.closed = True
-                _abort(self._send)
+                self.socket.drop()
                 return
         if message["type"] == "websocket.close":
             self.closed = True
-            await self._send(message)
-            transport = _transport(self._send)
-            if self.refusing and transport is not None:
-                transport.loseConnection()  # once the close frame is written
+            if not (self.refusing and self.socket is not None):
+                try:
+                    await self._send(message)
+                finally:
+                    self.close_sent.set()
+                return
+            # a flooder: its socket is let go once the close frame is written, without
+            # waiting for its answer (uvicorn's legacy protocol would wait for it)
+            closing = asyncio.ensure_future(self._send(message))
+            closing.add_done_callback(_retrieved)
+            await asyncio.wait({closing}, timeout=CLOSE_WRITE_S)
+            self.socket.close_when_written()
+            self.close_sent.set()
             return
         await self._send(message)
+
+
+def _retrieved(task: asyncio.Task) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 class ConnectionGuard:
@@ -129,11 +164,22 @@ class ConnectionGuard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
-        connection = _Connection(receive, send)
+        socket = server_socket(send)
+        if socket is None and not settings.WS_ALLOW_UNGUARDED_SERVER:
+            log.error(
+                "refusing a WebSocket: this server's socket is not one the guards know "
+                "(serve the site with daphne or uvicorn)"
+            )
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1011})
+            return None
+        connection = _Connection(receive, send, socket)
         pump = asyncio.ensure_future(connection.pump())
+        CONNECTIONS.opened(asyncio.get_running_loop())
         try:
             return await self.application(scope, connection.inbox.get, connection.send)
         finally:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pump
+            CONNECTIONS.closed(asyncio.get_running_loop())

@@ -156,3 +156,20 @@ async def test_messages_wait_in_order_until_received():
     got = [(await layer.receive("seat"))["seq"] for _ in range(5)]
     assert got == [1, 2, 3, 4, 5]
     assert "seat" not in layer.channels  # an empty channel is forgotten
+
+
+@in_own_loop
+async def test_a_receiver_still_waiting_when_its_first_message_would_have_expired_gets_later_ones():
+    """A connection waits on its channel almost all the time. When the time its first
+    message would have expired comes, the waiting receiver keeps its queue: later
+    messages reach it (bench_abuse: every table stopped getting events 60 s in)."""
+    layer = LazyExpiryChannelLayer(expiry=0.2)
+    await layer.group_add("table.ABC", "one")
+    await layer.group_send("table.ABC", {"type": "first"})
+    assert (await receive_soon(layer, "one"))["type"] == "first"
+    waiting = asyncio.ensure_future(layer.receive("one"))
+    await asyncio.sleep(0.3)  # past the first message's expiry, the receiver waiting
+    await layer.group_send("table.ABC", {"type": "second"})  # its expiry is looked at
+    await layer.group_send("table.ABC", {"type": "third"})
+    assert (await asyncio.wait_for(waiting, 0.5))["type"] == "second"
+    assert (await receive_soon(layer, "one"))["type"] == "third"

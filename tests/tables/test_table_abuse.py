@@ -214,3 +214,16 @@ async def test_catch_up_is_priced_by_the_events_it_sends(settings):
     assert await watcher.nothing()
     again = await connect(code, hello={"since": 0})  # a new connection, a new budget
     assert [(await again.recv())["seq"] for _ in range(seq)][-1] == seq
+
+
+async def test_a_server_whose_sockets_the_guards_cannot_reach_is_refused(settings, caplog):
+    settings.WS_ALLOW_UNGUARDED_SERVER = False  # the test communicator has no socket
+    code = await create(players=2, options=Options())
+    comm = WebsocketCommunicator(application(), f"/ws/play/{code}/", headers=[HOST, ORIGIN])
+    connected, _ = await comm.connect()
+    assert not connected
+    assert "refusing a WebSocket" in caplog.text
+    settings.WS_ALLOW_UNGUARDED_SERVER = True
+    client = await open_connection(code)
+    await client.send(type="hello")
+    assert (await client.recv())["type"] == "welcome"

@@ -2,9 +2,11 @@
 and while one client floods, one resyncs from 0, one never reads and idle sockets
 connect; the server's memory; last line JSON (games/play/abuse_bench)."""
 
+import sys
+
 from django.core.management.base import BaseCommand
 
-from games.play.abuse_bench.run import main
+from games.play.abuse_bench.run import Terminated, main
 
 
 class Command(BaseCommand):
@@ -17,17 +19,33 @@ class Command(BaseCommand):
         parser.add_argument(
             "--settle-seconds", type=float, default=60.0, help="wait after the abuse"
         )
+        parser.add_argument(
+            "--catch-up-turns", type=int, default=200, help="the resynced game's length"
+        )
+        parser.add_argument("--server-log", help="keep the server's output in this file")
+        parser.add_argument(
+            "--allocator",
+            choices=["malloc", "pymalloc"],
+            default="malloc",
+            help="the server's PYTHONMALLOC (malloc: as README's production command)",
+        )
 
     def say(self, line: str) -> None:
         self.stdout.write(line)
         self.stdout.flush()
 
     def handle(self, *args, **options) -> None:
-        idle = max(0, min(options["idle"], 2000))
-        main(
-            tables=max(1, min(options["tables"], 50)),
-            phase_s=max(2.0, min(options["phase_seconds"], 120.0)),
-            idle=idle,
-            settle_s=max(0.0, min(options["settle_seconds"], 300.0)),
-            say=self.say,
-        )
+        try:
+            main(
+                tables=max(1, min(options["tables"], 50)),
+                phase_s=max(2.0, min(options["phase_seconds"], 120.0)),
+                idle=max(0, min(options["idle"], 2000)),
+                settle_s=max(0.0, min(options["settle_seconds"], 300.0)),
+                catch_up_turns=max(20, min(options["catch_up_turns"], 1000)),
+                allocator=options["allocator"],
+                server_log=options["server_log"],
+                say=self.say,
+            )
+        except (Terminated, KeyboardInterrupt) as stopped:
+            self.stderr.write("bench_abuse: stopped, and its server with it")
+            sys.exit(143 if isinstance(stopped, Terminated) else 130)

@@ -25,7 +25,8 @@ async def flooder(port: int, code: str, counts: Counts) -> None:
                 while not reader.done():
                     sock.writer.write(frame * 200)
                     counts.add("flood_frames", 200)
-                    await asyncio.wait_for(sock.writer.drain(), 5)
+                    async with asyncio.timeout(5):
+                        await sock.writer.drain()
                     await asyncio.sleep(0)  # drain() does not yield while the socket takes it
             finally:
                 reader.cancel()
@@ -98,7 +99,8 @@ async def idle_sockets(port: int, code: str, counts: Counts, n: int = 1000) -> N
                 return
         counts.add("idle_open")
         try:
-            await asyncio.wait_for(drain(sock, counts, "idle_closed"), 60)
+            async with asyncio.timeout(60):
+                await drain(sock, counts, "idle_closed")
         except TimeoutError:
             counts.add("idle_still_open")
         finally:

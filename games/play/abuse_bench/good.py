@@ -1,6 +1,7 @@
 """Well-behaved tables: two people each, turning in turn at a calm pace; every move's
-round trip (sent → its own ``card_turned`` received) is kept, and every event must
-reach both players once, in order ("nothing lost")."""
+round trip (sent → the event it made received: its own ``card_turned``, or
+``game_over`` when the move ended the game) is kept, and every event must reach both
+players once, in order ("nothing lost")."""
 
 from __future__ import annotations
 
@@ -25,7 +26,11 @@ class Player:
         self.last_seq = 0
         self.gaps = 0  # events missing or repeated
         self.closed = 0  # the server closed a good player's connection
-        self.turned = asyncio.Event()
+        self.close_code: int | None = None
+        self.closed_at = 0.0
+        self.turned = asyncio.Event()  # the move sent was answered
+        self.answer = ""  # by what: the event's code, or the error's
+        self.seen: list[str] = []  # the last frames' kinds (for a move left unanswered)
         self.over = asyncio.Event()
         self.reading = asyncio.ensure_future(self.read())
 
@@ -33,6 +38,7 @@ class Player:
         try:
             while True:
                 frame = await self.sock.receive()
+                self.seen = [*self.seen[-5:], f"{frame['type']}:{frame.get('code', '')}"]
                 if frame["type"] == "welcome":
                     self.seat, self.view, self.last_seq = frame["seat"], frame["view"], frame["seq"]
                     self.started = frame["started"]
@@ -44,14 +50,25 @@ class Player:
                     self.last_seq = max(self.last_seq, frame["seq"])
                     self.view = frame["view"]
                     if frame["code"] == "card_turned" and frame["params"]["seat"] == self.seat:
-                        self.turned.set()
+                        self.answered("card_turned")
+                    if frame["code"] == "game_over":
+                        # R19: when the last card allowed left a snap open, the next turn
+                        # ends the game without turning a card
+                        self.answered("game_over")
                     if self.view["over"]:
                         self.over.set()
                 elif frame["type"] == "error":
-                    self.turned.set()  # refused: look at the table again
-        except Closed:
+                    self.answered(frame["code"])  # refused: look at the table again
+        except Closed as closed:
             self.closed += 1  # a good player is never closed
+            self.close_code = closed.code
+            self.closed_at = time.monotonic()
             self.over.set()
+            self.answered("closed")
+
+    def answered(self, by: str) -> None:
+        if not self.turned.is_set():  # the first answer counts
+            self.answer = by
             self.turned.set()
 
 
@@ -59,14 +76,23 @@ class GoodTable:
     """A pair of players at a table opened from the lobby; new table after each game."""
 
     def __init__(
-        self, port: int, number: int, turn_limit: int = 100, pause_s: float = MOVE_PAUSE_S
+        self,
+        port: int,
+        number: int,
+        turn_limit: int = 100,
+        pause_s: float = MOVE_PAUSE_S,
+        began: float | None = None,
     ) -> None:
+        self.began = time.monotonic() if began is None else began  # for the times told
         self.port = port
         self.number = number
         self.turn_limit = turn_limit
         self.pause_s = pause_s
         self.round_trips: list[tuple[float, float]] = []  # (when, ms)
         self.lost = {"gaps": 0, "closed": 0, "unanswered": 0}
+        self.unanswered: list[dict] = []  # what each unanswered move's players had seen
+        self.closed_codes: list[dict] = []  # how and when good players were closed
+        self.answers: dict[str, int] = {}  # what answered the moves: event or error code
         self.games = 0
         self.finished: list[str] = []
         self.stopping = False
@@ -97,17 +123,30 @@ class GoodTable:
                     await asyncio.sleep(0.05)
                     continue
                 mover.turned.clear()
+                mover.answer = ""
+                seq = mover.last_seq
                 sent = time.monotonic()
                 await mover.sock.send({"type": "turn"})
                 try:
-                    await asyncio.wait_for(mover.turned.wait(), 10)
+                    async with asyncio.timeout(10):
+                        await mover.turned.wait()
                 except TimeoutError:
                     self.lost["unanswered"] += 1  # no event for the move in 10 s
+                    self.unanswered.append(
+                        {"code": code, "seat": mover.seat, "seq": seq, "seen": mover.seen,
+                         "at_s": round(sent - self.began, 1)}
+                    )  # fmt: skip
+                self.answers[mover.answer] = self.answers.get(mover.answer, 0) + 1
                 self.round_trips.append((sent, (time.monotonic() - sent) * 1000))
                 await asyncio.sleep(self.pause_s)
             await asyncio.sleep(0.3)  # the last events
             self.lost["gaps"] += a.gaps + b.gaps
             self.lost["closed"] += a.closed + b.closed
+            for p in (a, b):
+                if p.closed:
+                    self.closed_codes.append(
+                        {"code": p.close_code, "at_s": round(p.closed_at - self.began, 1)}
+                    )
             if a.over.is_set() and a.view.get("over"):
                 self.games += 1
                 self.finished.append(code)

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
+import os
+import signal
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from . import abusers
 from .good import GoodTable
@@ -20,36 +25,85 @@ def p99(values: list[float]) -> float:
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1)
 
 
+async def look_inside(pid: int, report: Path) -> dict:
+    """The server's own account of its memory (:mod:`.probe`): glibc's heap in use and
+    kept free, Python's arenas, the objects alive."""
+    report.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR1)
+    for _ in range(300):
+        await asyncio.sleep(0.1)
+        if report.exists():
+            found = json.loads(report.read_text())
+            return {k: found.get(k) for k in ("rss_mb", "malloc", "pymalloc", "objects")}
+    return {}
+
+
+def _added(counts) -> dict:
+    total: collections.Counter = collections.Counter()
+    for c in counts:
+        total.update(c)
+    return dict(total)
+
+
+async def stop(tasks: list[asyncio.Task]) -> None:
+    """Cancel ``tasks`` until they are done: a cancellation can be lost (a ``drain()``
+    that completes as it is cancelled), and a phase must end."""
+    while pending := [t for t in tasks if not t.done()]:
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=1)
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            task.result()
+
+
 async def bench(
-    *, tables: int, phase_s: float, idle: int, settle_s: float, say: Callable[[str], None]
+    *,
+    tables: int,
+    phase_s: float,
+    idle: int,
+    settle_s: float,
+    say: Callable[[str], None],
+    catch_up_turns: int = 200,
+    allocator: str = "malloc",
+    server_log: str | None = None,
+    good_turns: int = 1000,
 ) -> dict:
-    with served() as (port, pid):
-        long_game = GoodTable(port, 99, turn_limit=200, pause_s=0.0)
-        await asyncio.wait_for(long_game.run(games=1), 300)  # for the resyncer
+    log_path = Path(server_log) if server_log else None
+    report = Path(tempfile.mkdtemp(prefix="bench-abuse-probe-")) / "report.json"
+    with served({"PYTHONMALLOC": allocator}, log_path=log_path, probe=report) as (port, pid):
+        began = time.monotonic()
+        say(f"daphne pid {pid} on 127.0.0.1:{port}")
+        # paced within the frame rate: each player sends one frame in 0.2 s at most
+        long_game = GoodTable(port, 99, turn_limit=catch_up_turns, pause_s=0.1)
+        async with asyncio.timeout(300):
+            await long_game.run(games=1)  # for the resyncer
         finished = long_game.finished[0]
         say(f"a long finished table for the catch-ups: {finished}")
-        good = [GoodTable(port, n) for n in range(tables)]
+        # games long enough to last the whole bench: the same tables are measured
+        # before and after the abuse (a finished table is kept in memory for 5 minutes)
+        good = [GoodTable(port, n, turn_limit=good_turns, began=began) for n in range(tables)]
         running = [asyncio.ensure_future(t.run()) for t in good]
         await asyncio.sleep(5)  # every table seated and moving
         counts = abusers.Counts()
-        result: dict = {"tables": tables, "phase_s": phase_s, "phases": {}}
+        result: dict = {"tables": tables, "phase_s": phase_s, "allocator": allocator}
+        result["phases"] = {}
 
         async def phase(name: str, *abuse) -> None:
             tasks = [asyncio.ensure_future(a) for a in abuse]
             start = time.monotonic()
             await asyncio.sleep(phase_s)
             end = time.monotonic()
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            await stop(tasks)
             trips = [ms for t in good for at, ms in t.round_trips if start <= at < end]
             figures = {"p99_ms": p99(trips), "moves": len(trips), "rss_mb": round(rss_mb(pid), 1)}
             result["phases"][name] = figures
+            figures["from_s"] = round(start - began, 1)
             say(f"{name:<12} p99 {figures['p99_ms']:>7} ms  moves {len(trips):>5}  "
-                f"server {figures['rss_mb']} MB")  # fmt: skip
+                f"server {figures['rss_mb']} MB  from {figures['from_s']} s")  # fmt: skip
 
         baseline_mb = rss_mb(pid)
+        probed = {"baseline": await look_inside(pid, report)}
         await phase("alone")
         await phase("flood", abusers.flooder(port, finished, counts))
         await phase("resync", abusers.resyncer(port, finished, counts))
@@ -66,6 +120,7 @@ async def bench(
         await asyncio.sleep(settle_s)
         await phase("after")
         after_mb = rss_mb(pid)
+        probed["after"] = await look_inside(pid, report)
         for t in good:
             t.stopping = True
         await asyncio.wait(running, timeout=15)
@@ -82,7 +137,11 @@ async def bench(
             memory_back_within_10pct=after_mb <= baseline_mb * 1.10,
             games_finished=sum(t.games for t in good),
             lost={k: sum(t.lost[k] for t in good) for k in ("gaps", "closed", "unanswered")},
+            unanswered=[u for t in good for u in t.unanswered],
+            closed_codes=[c for t in good for c in t.closed_codes],
+            answers=_added(t.answers for t in good),
             abuse=dict(sorted(counts.items())),
+            inside=probed,
         )
         result["targets_met"] = bool(
             result["p99_ratio"] is not None
@@ -93,12 +152,35 @@ async def bench(
         return result
 
 
-def main(*, tables: int, phase_s: float, idle: int, settle_s: float, say) -> dict:
-    result = asyncio.run(
-        bench(tables=tables, phase_s=phase_s, idle=idle, settle_s=settle_s, say=say)
-    )
+def main(*, say, **sizes) -> dict:
+    """Run :func:`bench`; SIGTERM ends it as SIGINT does (the server is stopped)."""
+    result = asyncio.run(_until_terminated(bench(say=say, **sizes)))
     say(f"abuse counts: {result['abuse']}")
+    inside = result["inside"]
+    if inside.get("after"):
+        say(f"inside the server: {inside}")
     say(f"memory: baseline {result['baseline_mb']} MB, peak {result['peak_mb']} MB, "
-        f"{settle_s:.0f} s after {result['after_mb']} MB")  # fmt: skip
+        f"{result['settle_s']:.0f} s after {result['after_mb']} MB")  # fmt: skip
     say(json.dumps(result))
     return result
+
+
+async def _until_terminated(work):
+    """``work``, cancelled on SIGTERM (its ``finally`` blocks stop the server); then
+    :class:`Terminated`."""
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    terminated = []
+    loop.add_signal_handler(signal.SIGTERM, lambda: (terminated.append(1), task.cancel()))
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if terminated:
+            raise Terminated() from None
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+class Terminated(Exception):
+    """The benchmark was stopped by SIGTERM (its server with it)."""

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -11,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def free_port() -> int:
@@ -29,8 +32,10 @@ def rss_mb(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def served(extra_env: dict | None = None):
-    """Yield (port, pid) of daphne serving a fresh database, until the block ends."""
+def served(extra_env: dict | None = None, probe: Path | None = None, log_path: Path | None = None):
+    """Yield (port, pid) of daphne serving a fresh database, until the block ends; with
+    ``probe``, daphne runs under :mod:`.probe`, which writes its reports there; its
+    output (warnings and errors) goes to ``log_path`` if given."""
     with tempfile.TemporaryDirectory(prefix="bench-abuse-") as tmp:
         env = {
             **os.environ,
@@ -43,7 +48,8 @@ def served(extra_env: dict | None = None):
             "PLAIN_STATIC": "1",
             "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
             "REDIS_URL": "",
-            "LOG_LEVEL": "ERROR",
+            "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+            "PYTHONMALLOC": "malloc",  # as README's "Running in production" starts it
             # the benchmark opens every table from 127.0.0.1
             "TABLES_OPEN_PER_SESSION": "1000",
             "TABLES_OPEN_PER_ADDRESS": "100000",
@@ -55,11 +61,15 @@ def served(extra_env: dict | None = None):
             env=env, cwd=ROOT, check=True,
         )  # fmt: skip
         port = free_port()
-        log = open(Path(tmp) / "daphne.log", "w")
+        log = open(log_path or Path(tmp) / "daphne.log", "w")
+        runner = ["-m", "daphne"]
+        if probe is not None:
+            runner = ["-m", "games.play.abuse_bench.probe", str(probe)]
         server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            [sys.executable, *runner, "-b", "127.0.0.1", "-p", str(port),
              "snapsite.asgi:application"],
             env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+            preexec_fn=functools.partial(_die_with_parent, os.getpid()),
         )  # fmt: skip
         try:
             deadline = time.monotonic() + 30
@@ -74,5 +84,24 @@ def served(extra_env: dict | None = None):
             yield port, server.pid
         finally:
             server.terminate()
-            server.wait(timeout=15)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
             log.close()
+
+
+def _die_with_parent(parent: int) -> None:
+    """In the server's process, before daphne starts: the kernel sends it SIGTERM if
+    the benchmark dies without stopping it (SIGKILL; Linux's ``PR_SET_PDEATHSIG``)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:
+        return
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # the benchmark died before the call
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+_PR_SET_PDEATHSIG = 1

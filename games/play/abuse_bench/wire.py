@@ -49,20 +49,24 @@ class Socket:
         if cookie:
             head += f"Cookie: {cookie}\r\n"
         writer.write((head + "\r\n").encode())
-        answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        async with asyncio.timeout(10):
+            answer = await reader.readuntil(b"\r\n\r\n")
         if not answer.startswith(b"HTTP/1.1 101"):
             writer.close()
             raise Closed(None)
         return cls(reader, writer)
 
-    def frame(self, text: str) -> bytes:
-        payload = text.encode()
+    def frame(self, text: str, opcode: int = 0x1) -> bytes:
+        return self._frame(text.encode(), opcode)
+
+    @staticmethod
+    def _frame(payload: bytes, opcode: int) -> bytes:
         mask = os.urandom(4)
         n = len(payload)
         if n < 126:
-            header = struct.pack("!BB", 0x81, 0x80 | n)
+            header = struct.pack("!BB", 0x80 | opcode, 0x80 | n)
         else:
-            header = struct.pack("!BBH", 0x81, 0x80 | 126, n)
+            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
         return header + mask + masked
 
@@ -71,7 +75,8 @@ class Socket:
         await self.writer.drain()
 
     async def receive(self) -> dict:
-        """The next text frame as JSON; raises :class:`Closed` at the end."""
+        """The next text frame as JSON (pings are answered); raises :class:`Closed` at
+        the end."""
         try:
             while True:
                 first, second = await self.reader.readexactly(2)
@@ -85,6 +90,9 @@ class Socket:
                 if opcode == 0x8:
                     code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
                     raise Closed(code)
+                if opcode == 0x9:  # answered as a browser does: daphne drops a
+                    # connection whose pings (every 20 s) go 30 s without a pong
+                    self.writer.write(self._frame(payload, 0xA))
                 if opcode == 0x1:
                     return json.loads(payload)
         except (asyncio.IncompleteReadError, ConnectionError) as error:
@@ -106,7 +114,8 @@ async def http(port: int, method: str, path: str, cookies: dict, form: dict | No
         head += "Content-Type: application/x-www-form-urlencoded\r\n"
         head += f"Content-Length: {len(body)}\r\n"
     writer.write(head.encode() + b"\r\n" + body)
-    raw = await asyncio.wait_for(reader.read(), 30)
+    async with asyncio.timeout(30):
+        raw = await reader.read()
     writer.close()
     head_text, _, content = raw.partition(b"\r\n\r\n")
     lines = head_text.decode("latin-1").split("\r\n")

@@ -1,0 +1,103 @@
+"""The network socket under one WebSocket connection, as the ASGI server holds it.
+
+The guards of :mod:`games.play.ws_guard` need three things that ASGI does not give: how
+many bytes written to a connection its socket has not taken yet, a way to stop reading
+it, and a way to let it go. The servers the site runs on give ``send`` in a form that
+leads to the socket's transport:
+
+- **daphne**: ``send`` is ``functools.partial(server.handle_reply, protocol)``; the
+  protocol's Twisted transport keeps the bytes not yet written.
+- **uvicorn** (each of its WebSocket protocols: ``websockets-sansio``, ``websockets``,
+  ``wsproto``): ``send`` is a method of the protocol, whose ``transport`` is an asyncio
+  (or uvloop) transport.
+
+:func:`server_socket` returns ``None`` for any other server: the guard then refuses the
+connection (unless ``WS_ALLOW_UNGUARDED_SERVER``, for the in-process test communicator,
+which has no socket).
+"""
+
+from __future__ import annotations
+
+__all__ = ["ServerSocket", "server_socket"]
+
+
+class ServerSocket:
+    """What the guards do to a connection's socket."""
+
+    server = "?"
+
+    def __init__(self, transport) -> None:
+        self.transport = transport
+
+    def unsent_bytes(self) -> int:
+        """Bytes written to the connection that its socket has not taken yet."""
+        raise NotImplementedError
+
+    def limit_buffer(self, limit: int) -> None:
+        """Let the server buffer more than ``limit`` bytes before it makes ``send`` wait
+        (so that the guard sees a slow reader before the consumer is held)."""
+
+    def stop_reading(self) -> None:
+        raise NotImplementedError
+
+    def drop(self) -> None:
+        """Close at once, without a close frame; what was not sent is freed."""
+        raise NotImplementedError
+
+    def close_when_written(self) -> None:
+        """Close once what was written (the close frame) has gone."""
+        raise NotImplementedError
+
+
+class _Twisted(ServerSocket):
+    server = "daphne"
+
+    def unsent_bytes(self) -> int:
+        t = self.transport
+        buffered = len(getattr(t, "dataBuffer", b"")) - getattr(t, "offset", 0)
+        return buffered + getattr(t, "_tempDataLen", 0)
+
+    def stop_reading(self) -> None:
+        self.transport.pauseProducing()
+
+    def drop(self) -> None:
+        self.transport.abortConnection()
+
+    def close_when_written(self) -> None:
+        self.transport.loseConnection()
+
+
+class _Asyncio(ServerSocket):
+    server = "uvicorn"
+
+    def unsent_bytes(self) -> int:
+        return self.transport.get_write_buffer_size()
+
+    def limit_buffer(self, limit: int) -> None:
+        # twice the limit: a write that passes the limit must not make the server's
+        # send wait (the legacy ``websockets`` protocol waits at the end of a send)
+        self.transport.set_write_buffer_limits(high=2 * limit)
+
+    def stop_reading(self) -> None:
+        self.transport.pause_reading()
+
+    def drop(self) -> None:
+        self.transport.abort()
+
+    def close_when_written(self) -> None:
+        self.transport.close()
+
+
+def server_socket(send) -> ServerSocket | None:
+    """The socket under the connection whose ASGI ``send`` this is; None if the server
+    is not one this module knows."""
+    args = getattr(send, "args", None)
+    if args:  # daphne
+        transport = getattr(args[0], "transport", None)
+        if transport is not None and hasattr(transport, "pauseProducing"):
+            return _Twisted(transport)
+    protocol = getattr(send, "__self__", None)  # uvicorn
+    transport = getattr(protocol, "transport", None)
+    if transport is not None and hasattr(transport, "get_write_buffer_size"):
+        return _Asyncio(transport)
+    return None

@@ -1,0 +1,98 @@
+"""``manage.py bench_abuse`` as README documents it: it starts its own daphne, measures
+every phase with a last line of JSON, and never leaves its server running: not when it
+ends, not when SIGTERM or SIGINT stops it, not even when it is killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "DEBUG": "1"}
+ENV.pop("DJANGO_SETTINGS_MODULE", None)
+
+
+def start(*args: str, **env: str) -> subprocess.Popen:
+    """The bench (``env``: added to its environment and its server's)."""
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "bench_abuse", *args],
+        cwd=ROOT, env={**ENV, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def server_pid(bench: subprocess.Popen) -> int:
+    """The daphne pid the bench prints first."""
+    line = bench.stdout.readline()
+    assert line.startswith("daphne pid "), line
+    return int(line.split()[2])
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def gone_within(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return not alive(pid)
+
+
+def test_a_short_run_measures_every_phase_with_nothing_lost_at_the_good_tables():
+    bench = start(
+        "--tables", "2", "--phase-seconds", "3", "--idle", "100", "--settle-seconds", "2",
+        "--catch-up-turns", "20", WS_HELLO_TIMEOUT_S="1",  # within a phase of 3 s
+    )  # fmt: skip
+    out, err = bench.communicate(timeout=400)
+    assert bench.returncode == 0, err
+    lines = out.strip().splitlines()
+    pid = int(lines[0].split()[2])
+    result = json.loads(lines[-1])
+    assert list(result["phases"]) == [
+        "alone", "flood", "resync", "never-read", "idle-sockets", "all-at-once", "after",
+    ]  # fmt: skip
+    assert all(phase["moves"] > 0 for phase in result["phases"].values())
+    assert result["lost"] == {"gaps": 0, "closed": 0, "unanswered": 0}
+    assert result["answers"].get("card_turned", 0) > 0 and "" not in result["answers"]
+    abuse = result["abuse"]
+    assert abuse["flood_closed_4429"] >= 1  # the flooder is closed, and comes back
+    assert abuse["resync_frames"] > 0
+    assert abuse["idle_closed_4408"] >= 100  # the idle sockets are closed (hello timeout)
+    assert result["baseline_mb"] > 0 and result["after_mb"] > 0
+    assert not alive(pid)
+
+
+def test_sigterm_stops_the_bench_and_its_server():
+    bench = start("--tables", "1", "--catch-up-turns", "400")
+    pid = server_pid(bench)
+    assert alive(pid)
+    bench.send_signal(signal.SIGTERM)
+    _, err = bench.communicate(timeout=60)
+    assert bench.returncode == 143 and "stopped" in err
+    assert gone_within(pid, 5)
+
+
+def test_sigint_stops_the_bench_and_its_server():
+    bench = start("--tables", "1", "--catch-up-turns", "400")
+    pid = server_pid(bench)
+    bench.send_signal(signal.SIGINT)
+    bench.communicate(timeout=60)
+    assert bench.returncode == 130
+    assert gone_within(pid, 5)
+
+
+def test_a_killed_bench_takes_its_server_with_it():
+    bench = start("--tables", "1", "--catch-up-turns", "400")
+    pid = server_pid(bench)
+    bench.kill()  # no handler runs: the kernel tells the server (PR_SET_PDEATHSIG)
+    bench.communicate(timeout=30)
+    assert gone_within(pid, 20)
