@@ -172,10 +172,12 @@ PRESS_S_ON_PILES_WON = """() => {
 def test_a_snap_pressed_just_after_the_kings_were_won_is_too_late_not_wrong(
     chromium, site_url, site_env
 ):
-    # Ana turns the king of hearts, the quick computer the king of spades and calls
+    # Ana turns the king of hearts, the quick computer the king of spades and calls (a
+    # seed fixes its draws: a quick computer misses a match or says the wrong word 3
+    # times in 100, and with this seed it does neither)
     code = stored_table(
         site_env, players="2", bots="{1: BotLevel.QUICK}",
-        deck='stacked_deck(2, ["KH", "KS", "2C", "9D"])', dealer="1",
+        deck='stacked_deck(2, ["KH", "KS", "2C", "9D"])', dealer="1", seed="1",
     )  # fmt: skip
     context = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="he")
     page = context.new_page()

@@ -5,37 +5,12 @@ group expiry, a copy per receiver, and group_send to the members only."""
 from __future__ import annotations
 
 import asyncio
-import functools
-import threading
 
 import pytest
 from channels.exceptions import ChannelFull
 
 from snapsite.channel_layer import LazyExpiryChannelLayer
-
-
-def in_own_loop(test):
-    """Run an async test in a fresh event loop on a thread of its own: a browser test's
-    Playwright (sync API) leaves its loop marked as running on the main thread."""
-
-    @functools.wraps(test)
-    def run() -> None:
-        failure: list[BaseException] = []
-
-        def target() -> None:
-            try:
-                asyncio.run(test())
-            except BaseException as error:  # reported on the test's own thread
-                failure.append(error)
-
-        worker = threading.Thread(target=target)
-        worker.start()
-        worker.join(timeout=30)
-        assert not worker.is_alive(), "the test's loop did not finish"
-        if failure:
-            raise failure[0]
-
-    return run
+from tests.own_loop import in_own_loop
 
 
 async def receive_soon(layer, channel: str, timeout: float = 0.2):

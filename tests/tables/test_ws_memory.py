@@ -7,10 +7,7 @@ import asyncio
 
 from games.play import ws_memory
 from games.play.ws_memory import ConnectionCount, release_freed_memory
-
-
-def run(coroutine):
-    return asyncio.run(coroutine)
+from tests.own_loop import run_in_own_loop as run
 
 
 def test_a_wave_of_closes_gives_memory_back_once_when_the_closing_is_quiet(monkeypatch):
