@@ -68,12 +68,18 @@ class _Mallinfo2(ctypes.Structure):
     ]  # fmt: skip
 
 
-def free_kept_bytes() -> int | None:
-    """The bytes glibc's heap holds free (``mallinfo2``); None if it cannot say."""
+def heap_info() -> _Mallinfo2 | None:
+    """glibc's account of its heap (``mallinfo2``); None if it cannot say."""
     if _libc is None or not hasattr(_libc, "mallinfo2"):
         return None
     _libc.mallinfo2.restype = _Mallinfo2
-    return _libc.mallinfo2().fordblks
+    return _libc.mallinfo2()
+
+
+def free_kept_bytes() -> int | None:
+    """The bytes glibc's heap holds free; None if it cannot say."""
+    info = heap_info()
+    return None if info is None else info.fordblks
 
 
 def trim_if_much_is_free(since_kb: int = 0) -> int | None:

@@ -18,7 +18,6 @@ grow).
 from __future__ import annotations
 
 import collections
-import ctypes
 import gc
 import json
 import os
@@ -29,35 +28,18 @@ import tempfile
 import tracemalloc
 from pathlib import Path
 
+from games.play.ws_memory import heap_info
+
 __all__ = ["mallinfo", "pymalloc", "report"]
 
 _first: dict = {}
 
 
-class _Mallinfo2(ctypes.Structure):
-    _fields_ = [
-        (name, ctypes.c_size_t)
-        for name in (
-            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-            "fsmblks", "uordblks", "fordblks", "keepcost",
-        )
-    ]  # fmt: skip
-
-
-def _libc():
-    try:
-        return ctypes.CDLL("libc.so.6")
-    except OSError:
-        return None
-
-
 def mallinfo() -> dict | None:
     """glibc's heap: bytes in use and bytes free but kept (``mallinfo2``), in MB."""
-    libc = _libc()
-    if libc is None or not hasattr(libc, "mallinfo2"):
+    info = heap_info()
+    if info is None:
         return None
-    libc.mallinfo2.restype = _Mallinfo2
-    info = libc.mallinfo2()
     return {
         "heap_mb": round(info.arena / 2**20, 1),
         "in_use_mb": round((info.uordblks + info.hblkhd) / 2**20, 1),
