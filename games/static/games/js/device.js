@@ -12,7 +12,7 @@
 // its narration and its refusals from the server. The middle speaks the page's
 // language (gettext), or the edges' language when they all share one.
 import { faceDownPile, faceUpPile, potBox } from "./table.js";
-import { openTableSocket } from "./table-socket.js";
+import { openTableSocket, takeWelcome } from "./table-socket.js";
 import { gameStateText, standInText } from "./table-status.js";
 import { addToLog } from "./told-log.js";
 import { onPress, reactionClock } from "./press.js";
@@ -329,18 +329,7 @@ const handlers = {
       return;
     }
     if (seatsChanged(table.mySeats) || !root) return;
-    if (!first && frame.seq === table.lastSeq) table.view = frame.view;
-    if (first || frame.seq < table.lastSeq) {
-      table.view = frame.view;
-      table.lastSeq = frame.seq;
-      clock.reset(frame.seq);
-      if (first && frame.seq > 0) {
-        // A game under way (or over): tell its last events again, as history.
-        table.lastSeq = Math.max(0, frame.seq - HISTORY);
-        table.history = frame.seq;
-        send({ type: "resync", since: table.lastSeq });
-      }
-    }
+    takeWelcome(table, frame, { first, history: HISTORY, clock, send });
     showStatus();
     draw();
   },

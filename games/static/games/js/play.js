@@ -7,7 +7,7 @@
 // projector view (config.projector), only watches, big.
 import { drawTable } from "./table.js";
 import { connectProjector } from "./projector.js";
-import { openTableSocket } from "./table-socket.js";
+import { openTableSocket, takeWelcome } from "./table-socket.js";
 import { addToLog } from "./told-log.js";
 import { gameStateText, isolate, standInText } from "./table-status.js";
 import { onPress, reactionClock } from "./press.js";
@@ -75,18 +75,7 @@ const handlers = {
       follow(table.klass.next_code);
       return;
     }
-    if (!first && frame.seq === table.lastSeq) table.view = frame.view; // seats changed, not the game
-    if (first || frame.seq < table.lastSeq) {
-      table.view = frame.view;
-      table.lastSeq = frame.seq;
-      clock.reset(frame.seq);
-      if (first && frame.seq > 0) {
-        // A game under way (or over): tell its last events again, as history.
-        table.lastSeq = Math.max(0, frame.seq - HISTORY);
-        table.history = frame.seq;
-        send({ type: "resync", since: table.lastSeq });
-      }
-    }
+    takeWelcome(table, frame, { first, history: HISTORY, clock, send });
     showSeats();
     draw(); // the seat may be new (just sat down, or back after a reconnection)
     bringMovesIntoView(before);

@@ -51,3 +51,21 @@ export function openTableSocket({ path, lang, lastSeq, handlers, onClose }) {
     },
   };
 }
+
+/** A `welcome` taken into the page's `table`: the view when only the seats changed; on
+ * the first welcome, or when the table went back (a new game), its view and number,
+ * and, opening on a game under way, the last `history` events asked for again (told as
+ * history: `table.history` is the welcome's number). */
+export function takeWelcome(table, frame, { first, history, clock, send }) {
+  if (!first && frame.seq === table.lastSeq) table.view = frame.view; // seats changed, not the game
+  if (first || frame.seq < table.lastSeq) {
+    table.view = frame.view;
+    table.lastSeq = frame.seq;
+    clock.reset(frame.seq);
+    if (first && frame.seq > 0) {
+      table.lastSeq = Math.max(0, frame.seq - history);
+      table.history = frame.seq;
+      send({ type: "resync", since: table.lastSeq });
+    }
+  }
+}
