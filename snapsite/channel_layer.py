@@ -9,7 +9,7 @@ membership does; an operation pops only what is due. The semantics are the paren
 ``capacity`` (``ChannelFull``), ``expiry`` (an expired message is dropped and its channel
 leaves every group), ``group_expiry``, and each receiver gets its own copy of a message.
 ``group_send`` delivers in the same loop instead of a task per channel. A channel's
-messages wait in an :class:`_Inbox` (two lists) rather than an ``asyncio.Queue``, whose
+messages wait in an :class:`Inbox` (two lists) rather than an ``asyncio.Queue``, whose
 four deques and ``Event`` cost about 3 kB for every connection waiting to receive.
 """
 
@@ -47,7 +47,7 @@ class LazyExpiryChannelLayer(InMemoryChannelLayer):
     def _put(self, channel: str, message: dict) -> None:
         queue = self.channels.get(channel)
         if queue is None:
-            queue = self.channels[channel] = _Inbox(self.get_capacity(channel))
+            queue = self.channels[channel] = Inbox(self.get_capacity(channel))
         expires = time.time() + self.expiry
         if not queue.put_nowait((expires, message)):
             raise ChannelFull(channel)
@@ -60,7 +60,7 @@ class LazyExpiryChannelLayer(InMemoryChannelLayer):
         self._clean_expired()
         queue = self.channels.get(channel)
         if queue is None:
-            queue = self.channels[channel] = _Inbox(self.get_capacity(channel))
+            queue = self.channels[channel] = Inbox(self.get_capacity(channel))
         try:
             _, message = await queue.get()
         finally:
@@ -157,7 +157,7 @@ class LazyExpiryChannelLayer(InMemoryChannelLayer):
         self._reset()
 
 
-class _Inbox:
+class Inbox:
     """A channel's waiting messages (oldest first) and the receivers waiting for one:
     what ``asyncio.Queue`` does here, in two lists (a connection waiting to receive
     keeps one of these for its whole life)."""

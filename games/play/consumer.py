@@ -9,7 +9,16 @@ JSON, known type, fields) and rate limited before it gets here
 (:mod:`games.play.ws_guard`); bad input is answered with an ``error`` frame and changes
 nothing, and so is a handler that fails (``server_error``), after which the connection
 goes on; its presence is always given back when it closes. Messages are documented in
-``docs/protocol.md``. A class table's teacher controls go to the table's owner as they
+``docs/protocol.md``.
+
+The table's messages come from its owner directly (:mod:`games.tables.fan_out`), not
+through a channel of the connection's own: an event that follows the last one sent is
+sent at once, in the owner's call (the table's players get a card in the same pass of
+the event loop); anything else, or anything while the connection is itself telling
+events (a welcome, a catch-up) or has messages waiting, waits in the connection's inbox
+and is handled in order by the connection's task. An inbox over
+:data:`INBOX_LIMIT` means the connection is stuck: it is closed (the client comes back
+and catches up). A class table's teacher controls go to the table's owner as they
 are (it alone decides who the teacher is).
 """
 
@@ -24,6 +33,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import AcceptConnection, DenyConnection, StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.utils import translation
 
@@ -36,13 +46,19 @@ from games.tables.protocol import MOVES, ProtocolError, client_message, view_for
 from games.words.controls import control_text
 from games.words.errors import TABLE_ERROR_TEXTS
 from games.words.texts import REJECT_TEXTS, reject_text
+from snapsite.channel_layer import Inbox
 
-__all__ = ["HELLO_TIMEOUT_CLOSE_CODE", "TableConsumer"]
+__all__ = ["HELLO_TIMEOUT_CLOSE_CODE", "INBOX_LIMIT", "STUCK_CLOSE_CODE", "TableConsumer"]
 
 log = logging.getLogger(__name__)
 
 #: The close code of a connection that did not say ``hello`` in time.
 HELLO_TIMEOUT_CLOSE_CODE = 4408
+#: The table's messages a connection may have waiting in its inbox; one more and the
+#: connection is closed with :data:`STUCK_CLOSE_CODE` (its client reconnects and catches
+#: up). A connection within its limits never has more than a few.
+INBOX_LIMIT = 500
+STUCK_CLOSE_CODE = 4503
 
 #: Protocol errors told with the engine's "That is not a move in this game."
 _NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "not_your_seat"}
@@ -64,6 +80,49 @@ def session_exists(session) -> bool:
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One client connection to one table."""
 
+    async def __call__(self, scope, receive, send) -> None:
+        """Channels' consumer loop, with the connection's inbox in place of a channel
+        on the layer (the table's messages come through :meth:`table_message`)."""
+        self.scope = scope
+        self.channel_layer = None
+        self.channel_name = tables.connection_name()
+        self.base_send = send
+        self.inbox = Inbox(0)
+        self.inbox_pending = 0  # put in the inbox and not yet handled
+        self.telling = 0  # the connection's own task is sending events (welcome, catch-up)
+        self.stuck = False
+        try:
+            await await_many_dispatch([receive, self.inbox.get], self.dispatch)
+        except StopConsumer:
+            pass
+
+    async def table_message(self, message: dict) -> None:
+        """One of the table's messages, from its owner (see the module docstring)."""
+        if self.stuck:
+            return
+        if (
+            message["type"] == "table.event"
+            and not self.inbox_pending
+            and not self.telling
+            and self.last_seq is not None
+            and message["seq"] == self.last_seq + 1
+        ):
+            self.telling += 1
+            try:
+                await self.send_event({k: v for k, v in message.items() if k != "type"})
+            finally:
+                self.telling -= 1
+            return
+        if self.inbox_pending >= INBOX_LIMIT:
+            log.warning("table %s: closing a connection with %d messages waiting", self.code,
+                        self.inbox_pending)
+            self.stuck = True  # closed now: its own task is what is held up
+            closing = asyncio.ensure_future(self.close(code=STUCK_CLOSE_CODE))
+            closing.add_done_callback(lambda task: task.cancelled() or task.exception())
+            return
+        self.inbox_pending += 1
+        self.inbox.put_nowait(message)
+
     async def connect(self) -> None:
         self.code = normalise_code(self.scope["url_route"]["kwargs"]["code"])
         self.session_key = self.scope.get("session") and self.scope["session"].session_key
@@ -81,7 +140,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.lag_ms = 0  # half the shortest of the last round trips measured
         self.round_trips: list[int] = []
         self.pinger: asyncio.Task | None = None
-        self.group = tables.group_name(self.code)
+        self.listening = False
         if await tables.table_welcome(code=self.code, session_key=self.session_key) is None:
             await self.close(code=4404)
             return
@@ -101,7 +160,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.listening:
+                await tables.table_unlisten(code=self.code, listener=self)
         finally:  # the seat's presence is given back whatever happened before
             try:
                 if self.present_seats:
@@ -123,6 +183,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         (issue 18: echo p99 3.8 s at 250 tables). This consumer never touches the
         database on the loop; the table service's ``database_sync_to_async`` calls
         close old connections themselves, in that thread."""
+        from_table = message["type"].startswith("table.")
+        if from_table:
+            self.telling += 1
         try:
             handler = getattr(self, get_handler_name(message), None)
             if handler is None:
@@ -136,6 +199,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 raise StopConsumer() from None
             with contextlib.suppress(Exception):
                 await self.send_error("server_error")
+        finally:
+            if from_table:
+                self.telling -= 1
+                self.inbox_pending -= 1
 
     @classmethod
     async def encode_json(cls, content) -> str:
@@ -267,8 +334,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # -- sending -------------------------------------------------------------------------
 
     async def send_welcome(self) -> None:
-        if not self.attending:  # before the snapshot: no event after it is missed
-            await self.channel_layer.group_add(self.group, self.channel_name)
+        self.telling += 1
+        try:
+            await self._send_welcome()
+        finally:
+            self.telling -= 1
+
+    async def _send_welcome(self) -> None:
+        if not self.listening:  # before the snapshot: no event after it is missed
+            self.listening = True
+            await tables.table_listen(code=self.code, listener=self)
         welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
         self.seat = welcome["seat"]
         self.device, self.my_seats = welcome["device"], welcome["my_seats"]
@@ -296,6 +371,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         connection's catch-up budget covers them (one unit an event). Otherwise the
         events are not sent: a client that ``asked`` is told ``catch_up_limited``, and
         then, unless it was just ``welcomed``, gets a new welcome, the table as it is now."""
+        self.telling += 1
+        try:
+            await self._catch_up(since, asked=asked, welcomed=welcomed)
+        finally:
+            self.telling -= 1
+
+    async def _catch_up(self, since: int, *, asked: bool, welcomed: bool) -> None:
         affordable = self.catch_up_budget.left()
         events = await tables.table_events_since(code=self.code, since=since, limit=affordable + 1)
         if len(events) > affordable:

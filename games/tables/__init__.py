@@ -18,6 +18,8 @@ table's lease, reached over the channel layer from the others (see ``registry``)
 - :func:`table_events_since`: the stored events after a number (catch-up).
 - :func:`table_presence`: a seat's connection came or went (stand-ins).
 - :func:`table_attend`: any welcomed connection came or went (idle tables pause).
+- :func:`table_listen` / :func:`table_unlisten`: a connection of this process gets the
+  table's messages (``table_message``), or no longer (``fan_out``).
 - :func:`table_control`: a teacher's control at a class table (start, pause, pace…).
 - :func:`table_done`: a class's student has finished these walkthroughs.
 - :func:`class_teacher` (sync): is this session the teacher of this class table?
@@ -36,19 +38,28 @@ from games.engine import DEFAULT_OPTIONS, BotLevel, Card, Options, Record
 from games.models import Table
 from games.tables.protocol import LANGS, display_name, walkthrough_slugs
 
-from . import store
+from . import fan_out, store
 from .codes import normalise_code
 from .controls import CONTROLS
 from .device import DEVICE_BEAT_MS, DEVICE_COMPUTERS, DEVICE_PEOPLE, TABLETS_MAX
+from .fan_out import connection_name
 from .limits import TooManyTables, tables_check
 from .owner import Outcome, wall_ms
-from .registry import NO_TABLE, group_name, outcome_from, owner_call, registry_drop
+from .registry import (
+    NO_TABLE,
+    group_name,
+    outcome_from,
+    owner_call,
+    process_channel,
+    registry_drop,
+)
 
 __all__ = [
     "CONTROLS",
     "Outcome",
     "TooManyTables",
     "class_teacher",
+    "connection_name",
     "classes_purge",
     "group_name",
     "registry_drop",
@@ -62,6 +73,7 @@ __all__ = [
     "table_events_since",
     "table_seat",
     "table_join",
+    "table_listen",
     "table_join_device",
     "table_open_class_tablets",
     "table_open_device",
@@ -70,6 +82,7 @@ __all__ = [
     "table_record",
     "table_stand_ins",
     "table_submit",
+    "table_unlisten",
     "table_welcome",
     "tables_open",
     "wall_ms",
@@ -364,6 +377,16 @@ async def table_presence(
         present=present,
         connection=connection,
     )
+
+
+async def table_listen(*, code: str, listener: fan_out.Listener) -> None:
+    """``listener`` (a connection of this process) is given every message of table
+    ``code`` told from now on, wherever its owner is."""
+    await fan_out.listen(normalise_code(code), listener, await process_channel())
+
+
+async def table_unlisten(*, code: str, listener: fan_out.Listener) -> None:
+    await fan_out.unlisten(normalise_code(code), listener, await process_channel())
 
 
 async def table_attend(*, code: str, connection: str, here: bool) -> None:

@@ -8,6 +8,10 @@ channel; the owner answers ``{"type": "owner.reply", "id", "ok", "result"}`` on 
 caller's channel (``ok`` false with ``"error": "not_owner"`` when it no longer owns the
 table). A call that gets no answer in time returns None: the caller looks at the lease
 again (the owner may have died; after the lease expires, the caller takes the table).
+
+The same channel receives the tables' messages relayed from other processes
+(``table.relay``, :mod:`games.tables.fan_out`): they are handed on one at a time, in
+the order they came, before the next message is read.
 """
 
 from __future__ import annotations
@@ -17,15 +21,17 @@ import itertools
 from collections.abc import Awaitable, Callable
 
 Answer = Callable[[str, str, dict], Awaitable[dict]]
+Relay = Callable[[dict, str], Awaitable[None]]
 
 
 class Endpoint:
     """This process's channel: serves calls for the tables it owns, and sends its own."""
 
-    def __init__(self, layer, answer: Answer) -> None:
+    def __init__(self, layer, answer: Answer, relay: Relay | None = None) -> None:
         self.layer = layer
         self.channel = ""
         self._answer = answer
+        self._relay = relay
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -60,6 +66,8 @@ class Endpoint:
                     future.set_result(message)
             elif message.get("type") == "owner.call":
                 self._spawn(self._reply(message))  # calls for different tables run at once
+            elif message.get("type") == "table.relay" and self._relay is not None:
+                await self._relay(message, self.channel)  # in order: not spawned
 
     async def _reply(self, message: dict) -> None:
         try:

@@ -25,11 +25,12 @@ from dataclasses import asdict
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from . import lease, store
+from . import fan_out, lease, store
+from .fan_out import group_name
 from .forwarding import Endpoint
 from .owner import Outcome, TableOwner
 
-__all__ = ["group_name", "owner_call", "owner_for", "registry_drop", "NO_TABLE"]
+__all__ = ["group_name", "owner_call", "owner_for", "process_channel", "registry_drop", "NO_TABLE"]
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +48,6 @@ _state: dict[str, object] = {"loop": None, "locks": None, "endpoint": None, "ren
 _table_ids: dict[str, int] = {}
 _remote: dict[str, lease.Lease] = {}  # code -> the lease last read for a table held elsewhere
 _seated_here: dict[str, set[str]] = {}  # code -> this process's connections seated there
-
-
-def group_name(code: str) -> str:
-    """The channel-layer group of table ``code``'s connections."""
-    return f"table.{code}"
 
 
 # -- the calls ------------------------------------------------------------------------
@@ -191,18 +187,17 @@ def _take_or_read(code: str, holder: str) -> store.StoredTable | lease.Lease | N
 async def _load(code: str, stored: store.StoredTable) -> TableOwner | None:
     if stored.idle_closed:
         return None
-    layer = get_channel_layer()
-    group = group_name(code)
+    endpoint: Endpoint = _state["endpoint"]  # type: ignore[assignment]
 
     async def broadcast(message: dict) -> None:
-        await layer.group_send(group, message)
+        await fan_out.tell(code, message, endpoint.channel)
 
     owner = TableOwner(stored, broadcast, on_over=_forget_later, on_closed=_forget)
     _owners[code] = owner
     owner.start()
     # connections held by other processes (or left from an owner that died) say again
     # which seats are present, so that nobody gets a stand-in for being elsewhere
-    await layer.group_send(group, {"type": "table.owner"})
+    await broadcast({"type": "table.owner"})
     return owner
 
 
@@ -231,6 +226,12 @@ def _forget_later(owner: TableOwner) -> None:
 # -- this process ---------------------------------------------------------------------
 
 
+async def process_channel() -> str:
+    """This process's channel on the layer (its name in leases and relays)."""
+    return (await _endpoint()).channel
+
+
+
 def _lock(code: str | None = None) -> asyncio.Lock:
     """Table ``code``'s loading lock on the running loop: one load of a table at a
     time, the loads of different tables side by side (owners of another loop are
@@ -253,7 +254,7 @@ async def _endpoint() -> Endpoint:
     _lock()
     endpoint: Endpoint | None = _state["endpoint"]  # type: ignore[assignment]
     if endpoint is None:
-        endpoint = Endpoint(get_channel_layer(), _answer)
+        endpoint = Endpoint(get_channel_layer(), _answer, fan_out.relayed)
         _state["endpoint"] = endpoint
         await endpoint.start()
         _state["renewer"] = asyncio.ensure_future(_renew_forever(endpoint))
@@ -304,6 +305,7 @@ def registry_drop() -> None:
                 pass
         _state["endpoint"] = _state["renewer"] = None
         _seated_here.clear()
+        fan_out.forget_all()  # the connections of that loop are gone with it
         lease.held_forget()
 
 

@@ -1,11 +1,11 @@
-"""A group message the channel layer drops (channels_redis does, for a connection over
-its capacity: its issues #96, #172, #181): the numbers show the gap, and the connection
-fills it from storage, so no player silently misses a card."""
+"""A table's message lost on its way to a process (channels_redis drops messages for a
+channel over its capacity: its issues #96, #172, #181): the numbers show the gap, and
+each connection fills it from storage, so no player silently misses a card."""
 
 from __future__ import annotations
 
 import pytest
-from channels.layers import get_channel_layer
+from games.tables import fan_out
 
 from .helpers import assert_frames_safe, stored_record
 from .test_table_play import two_players
@@ -13,19 +13,18 @@ from .test_table_play import two_players
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-async def test_an_event_the_layer_drops_still_reaches_every_player_once_in_order(monkeypatch):
+async def test_an_event_lost_on_the_way_still_reaches_every_player_once_in_order(monkeypatch):
     code, ana, ben = await two_players(["2H", "5S", "9C", "KD"])
-    layer = get_channel_layer()
-    send = layer.group_send
+    tell_here = fan_out.tell_here
     dropped = []
 
-    async def losing_group_send(group, message):
+    async def losing_tell_here(code, message):
         if message.get("type") == "table.event" and message["seq"] == 2 and not dropped:
-            dropped.append(message["seq"])  # as if over capacity: nobody gets it
+            dropped.append(message["seq"])  # as if relayed and lost: nobody here gets it
             return
-        await send(group, message)
+        await tell_here(code, message)
 
-    monkeypatch.setattr(layer, "group_send", losing_group_send)
+    monkeypatch.setattr(fan_out, "tell_here", losing_tell_here)
     await ana.send(type="turn")
     await ana.until("card_turned")
     await ben.until("card_turned")

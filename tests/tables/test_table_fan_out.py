@@ -1,0 +1,137 @@
+"""A table's messages reach this process's connections from the owner directly
+(games/tables/fan_out.py): every player is sent a card within the owner's own step, no
+connection holds a channel on the layer, a process is in a table's Redis group once
+whatever its connections, and a connection that cannot keep up is closed, not waited
+for."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games import tables
+from games.engine import Options
+from games.play import consumer
+from games.tables import fan_out
+
+from .helpers import player, stacked_deck
+from .test_table_redis import redis_layer  # noqa: F401 (a fixture)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def four_players():
+    code = await database_sync_to_async(tables.table_create)(
+        players=4, options=Options(tie_window_ms=50), deck=stacked_deck(4, ["2H", "5S", "9C", "KD"])
+    )
+    clients = [await player(code, name) for name in ("Ana", "Ben", "Cyd", "Dan")]
+    for client in clients:  # each is told of those who sat down after it
+        while not await client.nothing(timeout=0.1):
+            await client.recv()
+    return code, clients
+
+
+def sent_now(client) -> list[dict]:
+    """The frames the server has sent this client so far, without waiting for more."""
+    queued = list(client.comm.output_queue._queue)
+    return [json.loads(m["text"]) for m in queued if m.get("type") == "websocket.send"]
+
+
+async def close_all(clients) -> None:
+    for client in clients:
+        await client.close()
+
+
+async def test_every_player_is_sent_the_card_before_the_owners_step_returns():
+    code, clients = await four_players()
+    outcome = await tables.table_submit(
+        code=code, seat=0, action_json={"type": "turn"}, received_ms=tables.wall_ms(), lag_ms=0
+    )
+    assert outcome.seqs == (1,)
+    for client in clients:  # not one of them waits for its own turn of the event loop
+        events = [f for f in sent_now(client) if f["type"] == "event"]
+        assert [(e["seq"], e["code"]) for e in events] == [(1, "card_turned")]
+    await close_all(clients)
+
+
+async def test_connections_hold_no_channel_and_no_group_on_the_one_process_layer():
+    code, clients = await four_players()
+    await clients[0].send(type="turn")
+    for client in clients:
+        await client.until("card_turned")
+    layer = get_channel_layer()
+    assert layer.groups == {}  # nothing of the table goes over the layer
+    assert set(layer.channels) <= {await tables.process_channel()}  # the process's own only
+    assert fan_out.listening(code) == 4
+    await close_all(clients)
+    assert fan_out.listening(code) == 0
+
+
+@pytest.mark.redis
+async def test_a_process_is_in_a_tables_redis_group_once_whatever_its_connections(redis_layer):  # noqa: F811
+    code, clients = await four_players()
+    layer = get_channel_layer()
+    group_key = layer._group_key(tables.group_name(code))
+    async with layer.connection(layer.consistent_hash(tables.group_name(code))) as redis:
+        members = await redis.zrange(group_key, 0, -1)
+    assert [m.decode() for m in members] == [await tables.process_channel()]
+    await clients[1].send(type="turn")  # out of turn: refused, nothing told
+    assert (await clients[1].error())["code"] == "not_your_turn"
+    await clients[0].send(type="turn")
+    for client in clients:  # told here once, though the relay came back to this process
+        events = await client.until("card_turned")
+        assert [e["seq"] for e in events] == [1]
+        assert await client.nothing(timeout=0.2)
+    await close_all(clients)
+    async with layer.connection(layer.consistent_hash(tables.group_name(code))) as redis:
+        assert await redis.zrange(group_key, 0, -1) == []  # left with its last connection
+    tables.registry_drop()
+
+
+async def test_a_relay_from_another_process_is_told_here_and_ones_own_is_not():
+    told = []
+
+    class Listener:
+        async def table_message(self, message):
+            told.append(message["seq"])
+
+    listener = Listener()
+    await fan_out.listen("ABCDEF", listener, "me")
+    message = {"type": "table.event", "seq": 7}
+    await fan_out.relayed({"code": "ABCDEF", "origin": "me", "message": message}, "me")
+    await fan_out.relayed({"code": "ABCDEF", "origin": "other", "message": message}, "me")
+    await fan_out.unlisten("ABCDEF", listener, "me")
+    await fan_out.relayed({"code": "ABCDEF", "origin": "other", "message": message}, "me")
+    assert told == [7]
+
+
+async def test_a_connection_that_cannot_keep_up_is_closed_and_the_table_goes_on(monkeypatch):
+    code, (ana, ben, cyd, dan) = await four_players()
+    monkeypatch.setattr(consumer, "INBOX_LIMIT", 3)
+    events_since = tables.table_events_since
+    slow_storage = asyncio.Event()
+
+    async def held_events_since(**kwargs):
+        await slow_storage.wait()  # Ben's catch-up waits on storage for a long time
+        return await events_since(**kwargs)
+
+    monkeypatch.setattr(tables, "table_events_since", held_events_since)
+    await ben.send(type="resync", since=0)
+    await asyncio.sleep(0.1)
+    for number in range(5):  # the others take each one in their turn
+        await fan_out.tell_here(code, {"type": "table.class", "class": {"n": number}})
+        await asyncio.sleep(0.05)
+    frame = await ben.comm.receive_output(timeout=2)
+    assert frame == {"type": "websocket.close", "code": consumer.STUCK_CLOSE_CODE}
+    assert fan_out.listening(code) == 4  # until its own task comes back
+    slow_storage.set()
+    await ana.send(type="turn")
+    for client in (ana, cyd, dan):
+        await client.until("card_turned")
+    await ben.close()
+    assert fan_out.listening(code) == 3
+    await close_all((ana, cyd, dan))
