@@ -114,8 +114,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 self.telling -= 1
             return
         if self.inbox_pending >= INBOX_LIMIT:
-            log.warning("table %s: closing a connection with %d messages waiting", self.code,
-                        self.inbox_pending)
+            log.warning(
+                "table %s: closing a connection with %d messages waiting",
+                self.code,
+                self.inbox_pending,
+            )
             self.stuck = True  # closed now: its own task is what is held up
             closing = asyncio.ensure_future(self.close(code=STUCK_CLOSE_CODE))
             closing.add_done_callback(lambda task: task.cancelled() or task.exception())

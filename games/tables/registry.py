@@ -231,7 +231,6 @@ async def process_channel() -> str:
     return (await _endpoint()).channel
 
 
-
 def _lock(code: str | None = None) -> asyncio.Lock:
     """Table ``code``'s loading lock on the running loop: one load of a table at a
     time, the loads of different tables side by side (owners of another loop are

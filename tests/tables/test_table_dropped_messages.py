@@ -5,6 +5,7 @@ each connection fills it from storage, so no player silently misses a card."""
 from __future__ import annotations
 
 import pytest
+
 from games.tables import fan_out
 
 from .helpers import assert_frames_safe, stored_record
