@@ -148,6 +148,8 @@ class _Connection:
             self.close_sent.set()
             return
         await self._send(message)
+        if self.socket is not None:
+            self.socket.flush()
 
 
 def _retrieved(task: asyncio.Task) -> None:

@@ -1,9 +1,9 @@
 """The network socket under one WebSocket connection, as the ASGI server holds it.
 
-The guards of :mod:`games.play.ws_guard` need three things that ASGI does not give: how
-many bytes written to a connection its socket has not taken yet, a way to stop reading
-it, and a way to let it go. The servers the site runs on give ``send`` in a form that
-leads to the socket's transport:
+The guards of :mod:`games.play.ws_guard` need four things that ASGI does not give: how
+many bytes written to a connection its socket has not taken yet, a way to write them
+now, a way to stop reading it, and a way to let it go. The servers the site runs on
+give ``send`` in a form that leads to the socket's transport:
 
 - **daphne**: ``send`` is ``functools.partial(server.handle_reply, protocol)``; the
   protocol's Twisted transport keeps the bytes not yet written.
@@ -37,6 +37,9 @@ class ServerSocket:
         """Let the server buffer more than ``limit`` bytes before it makes ``send`` wait
         (so that the guard sees a slow reader before the consumer is held)."""
 
+    def flush(self) -> None:
+        """Write what was sent to the socket now, not at the server's next pass."""
+
     def stop_reading(self) -> None:
         raise NotImplementedError
 
@@ -52,10 +55,29 @@ class ServerSocket:
 class _Twisted(ServerSocket):
     server = "daphne"
 
+    def __init__(self, transport) -> None:
+        super().__init__(transport)
+        if hasattr(transport, "setTcpNoDelay"):
+            # each frame goes out when written (asyncio, so uvicorn, does this already):
+            # Nagle's algorithm would hold a small frame back until the last is acked
+            transport.setTcpNoDelay(True)
+
     def unsent_bytes(self) -> int:
         t = self.transport
         buffered = len(getattr(t, "dataBuffer", b"")) - getattr(t, "offset", 0)
         return buffered + getattr(t, "_tempDataLen", 0)
+
+    def flush(self) -> None:
+        """Twisted only buffers a write; the socket gets it when the reactor next finds
+        it writable, which comes after every other socket's callbacks of that pass (a
+        pass can take a hundred milliseconds on a busy server: the four players of a
+        table were sent one card that far apart). Writing at once is what the reactor
+        would do then; a connection closing, or a write that fails, is left to it."""
+        t = self.transport
+        if not (getattr(t, "connected", False) and hasattr(t, "doWrite")) or t.disconnecting:
+            return  # closing, or not a plain TCP transport (TLS keeps its own buffers)
+        if getattr(t, "_tempDataLen", 0) or len(getattr(t, "dataBuffer", b"")) > t.offset:
+            t.doWrite()
 
     def stop_reading(self) -> None:
         self.transport.pauseProducing()
