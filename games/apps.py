@@ -8,5 +8,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games.content.version import watch_content_models
+        from games.replay.kept import watch_deleted_tables
 
         watch_content_models()
+        watch_deleted_tables()

@@ -65,6 +65,12 @@ def lobby(
     return render(request, "play/lobby.html", context, status=status)
 
 
+def lobby_state(request) -> tuple[str, str]:
+    """The lobby's mark for its kept page (games.content.page_cache): the open tables
+    it lists, read at each visit, so a table opened or filled shows at once."""
+    return "lobby", repr(tables.tables_open(limit=20))
+
+
 def play(request):
     """The lobby; ``?code=…`` (the join-by-code form) goes to that table."""
     if "code" in request.GET:
@@ -230,6 +236,7 @@ def device_page(request, table: Table, held: list[Seat], context: dict):
 
 __all__ = [
     "lobby",
+    "lobby_state",
     "play",
     "play_device",
     "play_open",
