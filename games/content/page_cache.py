@@ -44,8 +44,8 @@ ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads the he
 PROCESS_STARTED_NS = time.time_ns()
 
 
-#: A state's answer: the page's group and its mark (None: not a page to keep now).
-State = Callable[..., tuple[str, str | None]]
+#: A state's answer: the page's group and its mark.
+State = Callable[..., tuple[str, str]]
 #: The groups this process keeps pages of (at most): the oldest is dropped beyond it.
 GROUPS_KEPT = 1000
 
@@ -111,8 +111,7 @@ def visitor_etag(key: str, request) -> str:
 def cached_page(view=None, *, state: State | None = None):
     """Keep ``view``'s 200 answers to GET and HEAD (see the module's docstring);
     ``state(request, *args, **kwargs)``: the group and mark of a page made from more
-    than the content (a mark of None: the view answers, nothing kept, the group's
-    kept pages dropped)."""
+    than the content."""
     if view is None:
         return lambda view: cached_page(view, state=state)
 
@@ -125,9 +124,6 @@ def cached_page(view=None, *, state: State | None = None):
         group = mark = None
         if state is not None:
             group, mark = state(request, *args, **kwargs)
-            if mark is None:
-                GROUPS.drop(group)
-                return view(request, *args, **kwargs)
             modified = max(modified, GROUPS.since(group, mark))
         key = page_key(request, version, mark or "")
         pages = caches["pages"]

@@ -32,6 +32,7 @@ from games.engine import (
 from games.models import Seat, Table, TableAction, TableControl, TableEvent
 from games.tables.protocol import action_from_json, options_from_json, options_to_json
 
+from .changes import table_changed
 from .codes import new_code
 from .compiled import compiled
 from .lease import fence_check
@@ -237,6 +238,7 @@ def table_insert(
                     )
                     for n in range(players)
                 )
+            table_changed(table.code)
             return table.code
         except IntegrityError:
             continue  # the code was taken: draw another
@@ -314,6 +316,7 @@ def idle_close(table_id: int) -> None:
     with transaction.atomic():
         fence_check(table_id)
         Table.objects.filter(id=table_id).update(idle_closed=timezone.now())
+        changed(table_id)
 
 
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:
@@ -325,6 +328,12 @@ def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> 
             TableEvent(table_id=table_id, seq=e["seq"], data=e["data"], view=e["view"])
             for e in events
         )
+
+
+def changed(table_id: int) -> None:
+    """The table's listing or seats changed: bump the numbers kept pages are checked
+    against (games.tables.changes; a deleted table bumps its own)."""
+    table_changed(Table.objects.filter(id=table_id).values_list("code", flat=True).first())
 
 
 def table_id(code: str) -> int:
@@ -350,6 +359,7 @@ def seats_bind(table_id: int, seats: list[tuple[int, str, str]], session_key: st
             Seat.objects.filter(table_id=table_id, number=number).update(
                 session_key=session_key, display_name=name, lang=lang
             )
+        changed(table_id)
 
 
 def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
@@ -370,6 +380,7 @@ def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
             )
             for s in seats
         )
+        changed(table_id)
 
 
 def control_append(
@@ -387,6 +398,7 @@ def control_append(
         TableControl.objects.create(table_id=table_id, number=number, data=data)
         if table_fields:
             Table.objects.filter(id=table_id).update(**table_fields)
+            changed(table_id)
         if seats is not None:
             seats_replace(table_id, seats)
 

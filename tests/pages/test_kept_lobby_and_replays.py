@@ -1,7 +1,8 @@
 """The lobby and the replays are kept rendered as the content pages are
 (games/content/page_cache.py): a browser's copy that is still right gets 304, each
-visitor gets their own CSRF tokens, and what the page is made of is read each time
-(the open tables; a replay's seats), so a new table or a purged name shows at once."""
+visitor gets their own CSRF tokens, and each is kept under a version of what it is made
+of (games/tables/changes.py: the open tables; a replay's seats), so a new table or a
+purged name shows at once."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from games.models import Seat, Table
 from games.replay import frames as replay_frames
+from games.tables import store
 
 from .replay_helpers import store_game
 from .test_page_cache import TOKEN, secret_of
@@ -80,12 +82,11 @@ def test_a_purge_drops_the_kept_replay_at_once(client, named_game):
         assert response.status_code == 404 and "Zubeida" not in response.content.decode()
 
 
-def test_a_name_changed_by_another_process_is_never_served_from_a_kept_replay(client, named_game):
+def test_a_seat_renamed_by_its_table_owner_is_never_served_from_a_kept_replay(client, named_game):
     path = f"/en/replay/{named_game}/"
     first = client.get(path)
     assert "Zubeida" in first.content.decode()
-    # as another process would: no signal reaches this one
-    Seat.objects.filter(table__code=named_game, number=0).update(display_name="Yara")
+    store.seat_bind(store.table_id(named_game), 0, "session-0", "Yara")  # as an owner would
     page = client.get(path, headers={"if-none-match": first["ETag"]})
     assert page.status_code == 200
     assert "Yara" in page.content.decode() and "Zubeida" not in page.content.decode()
@@ -112,7 +113,8 @@ def test_the_lobby_shows_a_newly_opened_table_at_once(content):
     after = ben.get("/en/play/", headers={"if-none-match": before["ETag"]})
     assert after.status_code == 200 and f'href="/en/play/{code}/"' in after.content.decode()
     assert after["ETag"] != before["ETag"]
-    Seat.objects.filter(table__code=code).update(session_key="taken")  # no seat free now
+    for seat in Seat.objects.filter(table__code=code, session_key=""):
+        store.seat_bind(seat.table_id, seat.number, f"k-{seat.number}", "Ben")  # now full
     assert f'href="/en/play/{code}/"' not in ben.get("/en/play/").content.decode()
     assert len(kept_pages()) == 1  # the lobby kept once: the older copies are dropped
 
