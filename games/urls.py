@@ -9,6 +9,7 @@ from games.content.page_cache import cached_page
 from games.learn import views as learn_views
 from games.play import views as play_views
 from games.replay import views as replay_views
+from games.replay.kept import replay_state
 from games.teach import views as teach_views
 from games.teach.classes import views as class_views
 from games.teach.quiz import views as quiz_views
@@ -18,13 +19,17 @@ urlpatterns = [
     path("", cached_page(views.home), name="home"),
     path("rules/", cached_page(content_views.rules), name="rules"),
     path("glossary/", cached_page(content_views.glossary), name="glossary"),
-    path("play/", play_views.play, name="play"),
+    path("play/", cached_page(play_views.play, state=play_views.lobby_state), name="play"),
     path("play/practice/", play_views.play_practice, name="play_practice"),
     path("play/new/", play_views.play_open, name="play_open"),
     path("play/device/", play_views.play_device, name="play_device"),
     path("play/<str:code>/", play_views.play_table, name="play_table"),
-    path("replay/<str:code>/", replay_views.replay, name="replay"),
-    path("replay/<str:code>/lesson/", replay_views.replay_lesson, name="replay_lesson"),
+    path("replay/<str:code>/", cached_page(replay_views.replay, state=replay_state), name="replay"),
+    path(
+        "replay/<str:code>/lesson/",
+        cached_page(replay_views.replay_lesson, state=replay_state),
+        name="replay_lesson",
+    ),
     path("teach/", teach_views.teach, name="teach"),
     path("teach/class/", class_views.class_new, name="class_new"),
     path("teach/class/<str:code>/", class_views.class_teacher, name="class_teacher"),

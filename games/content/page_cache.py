@@ -11,13 +11,22 @@ visitor's CSRF secret: a 304 always means "your copy, with your token, is right"
 ``If-Modified-Since`` alone is not answered with 304, as a date cannot tell whose token
 a copy holds; ``Last-Modified`` is sent for information (the later of the last content
 change and this process's start: templates, translations and code are as of then).
+
+A page made from more than the content (the lobby's open tables, a replay's seats) is
+kept with a ``state``: read at each request, cheaply, it gives the page's group and a
+mark of what the page is made of, which goes into the key and so into the ETag. A new
+mark makes the page anew, and drops at once the group's pages kept under the older
+mark (and ``drop`` drops a group's pages: a purged table's replay).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import wraps
 
 from django.core.cache import caches
@@ -35,9 +44,61 @@ ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads the he
 PROCESS_STARTED_NS = time.time_ns()
 
 
-def page_key(request, version: int) -> str:
+#: A state's answer: the page's group and its mark.
+State = Callable[..., tuple[str, str]]
+#: The groups this process keeps pages of (at most): the oldest is dropped beyond it.
+GROUPS_KEPT = 1000
+
+
+class Groups:
+    """Each group's mark, the time it was first seen and the keys kept under it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.marks: OrderedDict[str, tuple[str, int, set[str]]] = OrderedDict()
+
+    def since(self, group: str, mark: str) -> int:
+        """When ``mark`` was first seen for ``group`` (ns); an older mark's pages dropped."""
+        with self.lock:
+            entry = self.marks.get(group)
+            if entry is not None and entry[0] == mark:
+                self.marks.move_to_end(group)
+                return entry[1]
+            now = time.time_ns()
+            self.marks[group] = (mark, now, set())
+            self.marks.move_to_end(group)
+            dropped = [entry] if entry else []
+            while len(self.marks) > GROUPS_KEPT:
+                dropped.append(self.marks.popitem(last=False)[1])
+        caches["pages"].delete_many([key for _mark, _since, keys in dropped for key in keys])
+        return now
+
+    def kept(self, group: str, mark: str, key: str) -> None:
+        with self.lock:
+            entry = self.marks.get(group)
+            if entry is not None and entry[0] == mark:
+                entry[2].add(key)
+                return
+        caches["pages"].delete(key)  # the mark changed meanwhile: not kept after all
+
+    def drop(self, group: str) -> None:
+        with self.lock:
+            entry = self.marks.pop(group, None)
+        if entry is not None:
+            caches["pages"].delete_many(list(entry[2]))
+
+
+GROUPS = Groups()
+
+
+def drop(group: str) -> None:
+    """Drop every page kept in ``group`` by this process."""
+    GROUPS.drop(group)
+
+
+def page_key(request, version: int, mark: str = "") -> str:
     address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
-    text = f"{version}|{PROCESS_STARTED_NS}|{request.LANGUAGE_CODE}|{address}"
+    text = f"{version}|{PROCESS_STARTED_NS}|{request.LANGUAGE_CODE}|{address}|{mark}"
     return "page:" + hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -47,15 +108,24 @@ def visitor_etag(key: str, request) -> str:
     return '"' + hashlib.sha256(f"{key}|{secret}".encode()).hexdigest()[:40] + '"'
 
 
-def cached_page(view):
-    """Keep ``view``'s 200 answers to GET and HEAD (see the module's docstring)."""
+def cached_page(view=None, *, state: State | None = None):
+    """Keep ``view``'s 200 answers to GET and HEAD (see the module's docstring);
+    ``state(request, *args, **kwargs)``: the group and mark of a page made from more
+    than the content."""
+    if view is None:
+        return lambda view: cached_page(view, state=state)
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
         version = content_version()
-        key = page_key(request, version)
+        modified = max(version, PROCESS_STARTED_NS)
+        group = mark = None
+        if state is not None:
+            group, mark = state(request, *args, **kwargs)
+            modified = max(modified, GROUPS.since(group, mark))
+        key = page_key(request, version, mark or "")
         pages = caches["pages"]
         kept = pages.get(key)
         if kept is None:
@@ -67,9 +137,10 @@ def cached_page(view):
             body = TOKEN_VALUE.sub(rb"\1" + HOLE + rb"\2", response.content)
             kept = (body, response["Content-Type"], PackedPage(body.split(HOLE)))
             pages.set(key, kept)
+            if group is not None:
+                GROUPS.kept(group, mark, key)
         token = get_token(request)  # this visitor's secret, made now if none
         etag = visitor_etag(key, request)
-        modified = http_date(max(version, PROCESS_STARTED_NS) / 1e9)
         packed = ACCEPTS_GZIP.search(request.headers.get("accept-encoding", ""))
         if etag.strip('"') in {e.removeprefix("W/").strip('"') for e in sent_etags(request)}:
             response = HttpResponseNotModified()
@@ -82,7 +153,7 @@ def cached_page(view):
             body, content_type, _ = kept
             response = HttpResponse(body.replace(HOLE, token.encode()), content_type=content_type)
         response["ETag"] = "W/" + etag if packed else etag  # as GZipMiddleware marks it
-        response["Last-Modified"] = modified
+        response["Last-Modified"] = http_date(modified / 1e9)
         response["Cache-Control"] = "private, no-cache"  # a visitor's own; ask each time
         patch_vary_headers(response, ["Cookie", "Accept-Encoding"])
         return response

@@ -22,14 +22,19 @@ KEY = "snap:content-version"
 def content_version() -> int:
     """The current version (nanoseconds since 1970 at the last change), made now if
     the cache has none."""
-    version = cache.get(KEY)
-    return bump() if version is None else version
+    return version_of(KEY)
 
 
-def bump() -> int:
+def bump(key: str = KEY) -> int:
     version = time.time_ns()
-    cache.set(KEY, version, None)
+    cache.set(key, version, None)
     return version
+
+
+def version_of(key: str) -> int:
+    """The version under ``key`` in the shared cache (see ``content_version``)."""
+    version = cache.get(key)
+    return bump(key) if version is None else version
 
 
 def bump_on_commit(**kwargs) -> None:

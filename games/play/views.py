@@ -22,6 +22,7 @@ from games.play.device_edges import device_bots, device_edges, device_languages
 from games.play.forms import DeviceTableForm, JoinByCodeForm, OpenTableForm, PracticeForm
 from games.play.limit_words import too_many_tables_text
 from games.play.share_links import share_url
+from games.tables.changes import tables_version
 from games.tables.codes import normalise_code
 from games.tables.device import DEVICE_BEATS
 from games.tables.protocol import walkthrough_slugs
@@ -63,6 +64,13 @@ def lobby(
         "level_help": levels_help(),
     }
     return render(request, "play/lobby.html", context, status=status)
+
+
+def lobby_state(request) -> tuple[str, str]:
+    """The lobby's mark for its kept page (games.content.page_cache): the version of
+    the tables it lists (games.tables.changes), so a table opened or filled shows at
+    once."""
+    return "lobby", str(tables_version())
 
 
 def play(request):
@@ -230,6 +238,7 @@ def device_page(request, table: Table, held: list[Seat], context: dict):
 
 __all__ = [
     "lobby",
+    "lobby_state",
     "play",
     "play_device",
     "play_open",

@@ -19,7 +19,6 @@ from django.utils.translation import ngettext
 from games import tables
 from games.content.sections import with_section_titles
 from games.engine import GameState, Record, final_state
-from games.models import Seat
 from games.replay import frames as replay_frames
 from games.replay.seat_names import SeatNames
 from games.tables.codes import normalise_code
@@ -77,8 +76,8 @@ def load_game(code: str) -> Game:
     if record is None:
         raise Missing(_("There is no table with that code. Check the letters."))
     seats = [
-        {"bot": s.is_bot, "taken": s.is_bot or bool(s.session_key), "name": s.display_name}
-        for s in Seat.objects.filter(table__code=code).order_by("number")
+        {"bot": bot, "taken": bot or taken, "name": name}
+        for _table, bot, taken, name in tables.table_seat_names(code=code)
     ]
     bots = tuple(s["bot"] for s in seats)
     names = seat_labels(seats)

@@ -27,6 +27,7 @@ table's lease, reached over the channel layer from the others (see ``registry``)
 - :func:`tables_open` (sync): public tables with a free seat, for the lobby.
 - :func:`table_record` (sync): the engine record of a table, for replays.
 - :func:`table_stand_ins` (sync): per action, the seats a computer player stood in for.
+- :func:`table_seat_names` (sync): the seats as a replay names them (read at each visit).
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ __all__ = [
     "table_seats_held",
     "table_presence",
     "table_record",
+    "table_seat_names",
     "table_stand_ins",
     "table_submit",
     "table_unlisten",
@@ -427,6 +429,12 @@ def table_record(*, code: str) -> Record | None:
     """The record of table ``code`` (players, options, dealt deck, every accepted action
     with its time): ``games.engine.replay`` plays it again exactly."""
     return store.record_load(normalise_code(code))
+
+
+def table_seat_names(*, code: str) -> list[tuple[int, bool, bool, str]]:
+    """Table ``code``'s seats in order: ``(table id, a computer player, taken, the typed
+    name)``; [] when there is no such table. One quick query (a kept replay's mark)."""
+    return store.seat_names_load(normalise_code(code))
 
 
 def table_stand_ins(*, code: str) -> list[frozenset[int]]:

@@ -32,7 +32,9 @@ from games.engine import (
 from games.models import Seat, Table, TableAction, TableControl, TableEvent
 from games.tables.protocol import action_from_json, options_from_json, options_to_json
 
+from .changes import table_changed
 from .codes import new_code
+from .compiled import compiled
 from .lease import fence_check
 from .stand_in import STAND_IN_FOR, stood_in_seats
 
@@ -45,6 +47,7 @@ __all__ = [
     "events_since",
     "record_load",
     "seat_bind",
+    "seat_names_load",
     "seats_bind",
     "seat_done",
     "seats_replace",
@@ -235,6 +238,7 @@ def table_insert(
                     )
                     for n in range(players)
                 )
+            table_changed(table.code)
             return table.code
         except IntegrityError:
             continue  # the code was taken: draw another
@@ -312,6 +316,7 @@ def idle_close(table_id: int) -> None:
     with transaction.atomic():
         fence_check(table_id)
         Table.objects.filter(id=table_id).update(idle_closed=timezone.now())
+        changed(table_id)
 
 
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:
@@ -323,6 +328,12 @@ def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> 
             TableEvent(table_id=table_id, seq=e["seq"], data=e["data"], view=e["view"])
             for e in events
         )
+
+
+def changed(table_id: int) -> None:
+    """The table's listing or seats changed: bump the numbers kept pages are checked
+    against (games.tables.changes; a deleted table bumps its own)."""
+    table_changed(Table.objects.filter(id=table_id).values_list("code", flat=True).first())
 
 
 def table_id(code: str) -> int:
@@ -348,6 +359,7 @@ def seats_bind(table_id: int, seats: list[tuple[int, str, str]], session_key: st
             Seat.objects.filter(table_id=table_id, number=number).update(
                 session_key=session_key, display_name=name, lang=lang
             )
+        changed(table_id)
 
 
 def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
@@ -368,6 +380,7 @@ def seats_replace(table_id: int, seats: list[SeatInfo]) -> None:
             )
             for s in seats
         )
+        changed(table_id)
 
 
 def control_append(
@@ -385,6 +398,7 @@ def control_append(
         TableControl.objects.create(table_id=table_id, number=number, data=data)
         if table_fields:
             Table.objects.filter(id=table_id).update(**table_fields)
+            changed(table_id)
         if seats is not None:
             seats_replace(table_id, seats)
 
@@ -441,23 +455,52 @@ def events_since(code: str, since: int, limit: int = 5000) -> list[dict]:
     return [{"seq": r.seq, **r.data, "view": r.view} for r in rows]
 
 
-def tables_open(limit: int = 20) -> list[dict]:
-    """Public tables with a free seat, newest first: ``code``, ``players``, ``free``;
-    one person's tables (the same opener on seat 0) only once, the newest."""
+#: The most rows the lobby's query reads, whoever opened them (a bounded read): ten
+#: times the lobby's 20 tables, as one opener's tables are listed once.
+OPEN_TABLES_READ = 200
+
+
+@compiled
+def _open_table_rows():
+    """Public tables not closed with a free seat, newest first: code, players, free
+    seats and the session on seat 0 (its opener)."""
     free = Count("seats", filter=Q(seats__is_bot=False, seats__session_key=""))
     opener = Seat.objects.filter(table=OuterRef("pk"), number=0).values("session_key")[:1]
-    rows = (
+    return (
         Table.objects.filter(public=True, idle_closed=None)
         .annotate(free=free, opener=Subquery(opener))
         .filter(free__gt=0)
-        .order_by("-created", "-id")[: limit * 10]  # a bounded read, whoever opened them
+        .order_by("-created", "-id")
+        .values_list("code", "players", "free", "opener")[:OPEN_TABLES_READ]
     )
+
+
+def tables_open(limit: int = 20) -> list[dict]:
+    """Public tables with a free seat, newest first: ``code``, ``players``, ``free``;
+    one person's tables (the same opener on seat 0) only once, the newest."""
     found, openers = [], set()
-    for t in rows:
-        if t.opener and t.opener in openers:
+    for code, players, free, opener in _open_table_rows():
+        if opener and opener in openers:
             continue
-        openers.add(t.opener)
-        found.append({"code": t.code, "players": t.players, "free": t.free})
+        openers.add(opener)
+        found.append({"code": code, "players": players, "free": free})
         if len(found) == limit:
             break
     return found
+
+
+@compiled
+def _seat_rows(code):
+    return (
+        Seat.objects.filter(table__code=code)
+        .order_by("number")
+        .values_list("table_id", "is_bot", "session_key", "display_name")
+    )
+
+
+def seat_names_load(code: str) -> list[tuple[int, bool, bool, str]]:
+    """Table ``code``'s seats in order, as a replay names them: ``(table id, a
+    computer player, taken by a browser, the typed name)``; [] when there is no such
+    table (a purged class table). Read at each visit of a kept replay."""
+    rows = _seat_rows(code)
+    return [(table, bool(bot), bool(key), name) for table, bot, key, name in rows]
