@@ -125,7 +125,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # each process has one channel (games.tables.forwarding): every table's
+            # events relayed to it and every call forwarded to it wait there, so it
+            # holds far more than the default 100 a connection's channel needed
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 5000},
         }
     }
 else:

@@ -18,7 +18,10 @@ which has no socket).
 
 from __future__ import annotations
 
-__all__ = ["ServerSocket", "server_socket"]
+__all__ = ["READ_BYTES", "ServerSocket", "server_socket"]
+
+#: The most bytes read from a daphne connection's socket at a time.
+READ_BYTES = 8192
 
 
 class ServerSocket:
@@ -61,6 +64,12 @@ class _Twisted(ServerSocket):
             # each frame goes out when written (asyncio, so uvicorn, does this already):
             # Nagle's algorithm would hold a small frame back until the last is acked
             transport.setTcpNoDelay(True)
+        if hasattr(transport, "bufferSize"):
+            # what one read of the socket may bring: every frame in it is parsed in one
+            # go before the guard sees the first, so a flood read 64 kB (3,000 tiny
+            # frames) at a time stalled every table for tens of ms; a frame is at most
+            # 1024 characters (4 kB of UTF-8)
+            transport.bufferSize = READ_BYTES
 
     def unsent_bytes(self) -> int:
         t = self.transport

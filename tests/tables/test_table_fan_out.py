@@ -16,9 +16,10 @@ from channels.layers import get_channel_layer
 from games import tables
 from games.engine import Options
 from games.play import consumer
+from games.replay.sample import store_sample_game
 from games.tables import fan_out
 
-from .helpers import player, stacked_deck
+from .helpers import connect, player, stacked_deck
 from .test_table_redis import redis_layer  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -135,3 +136,38 @@ async def test_a_connection_that_cannot_keep_up_is_closed_and_the_table_goes_on(
     await ben.close()
     assert fan_out.listening(code) == 3
     await close_all((ana, cyd, dan))
+
+
+async def test_a_long_catch_up_lets_the_process_do_other_work_between_its_slices():
+    code = await database_sync_to_async(store_sample_game)()
+    watcher = await connect(code)
+    listener = next(iter(fan_out._listeners[code]))
+    passes, ticks = [0], []
+
+    async def count_passes():
+        while True:
+            passes[0] += 1
+            await asyncio.sleep(0)
+
+    counting = asyncio.ensure_future(count_passes())
+    send_event = listener.send_event
+
+    async def counted_send_event(event):
+        ticks.append(passes[0])
+        await send_event(event)
+
+    listener.send_event = counted_send_event
+    await watcher.send(type="resync", since=0)
+    events = []
+    while len(events) < watcher.welcome["seq"]:
+        frame = await watcher.recv()
+        if frame["type"] == "event":
+            events.append(frame["seq"])
+    counting.cancel()
+    assert events == list(range(1, watcher.welcome["seq"] + 1))
+    size = consumer.CATCH_UP_SLICE
+    assert len(events) > 2 * size
+    slices = [ticks[i : i + size] for i in range(0, len(ticks), size)]
+    assert all(len(set(s)) == 1 for s in slices)  # each slice in one pass ...
+    assert len({s[0] for s in slices}) == len(slices)  # ... and other work between them
+    await watcher.close()

@@ -9,9 +9,9 @@ from __future__ import annotations
 import socket
 
 import pytest
-from twisted.internet import tcp
+from twisted.internet import protocol, tcp
 
-from games.play.ws_socket import _Twisted
+from games.play.ws_socket import READ_BYTES, _Twisted
 
 
 class _NoReactor:
@@ -67,3 +67,20 @@ def test_a_closing_daphne_connection_is_left_to_its_reactor(sockets):
     connection.disconnecting = True
     wrapped.flush()
     assert wrapped.unsent_bytes() == 7
+
+
+def test_a_daphne_connection_reads_a_flood_a_few_kilobytes_at_a_time(sockets):
+    served, client = sockets
+    reads = []
+
+    class Recorder(protocol.Protocol):
+        def dataReceived(self, data: bytes) -> None:
+            reads.append(len(data))
+
+    connection = connection_on(served)
+    connection.protocol = Recorder()
+    _Twisted(connection)
+    client.sendall(b"x" * 65536)
+    while sum(reads) < 65536:
+        assert connection.doRead() is None
+    assert max(reads) <= READ_BYTES < 65536  # Twisted reads 64 kB at a time by default
