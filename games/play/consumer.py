@@ -148,7 +148,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.round_trips: list[int] = []
         self.pinger: asyncio.Task | None = None
         self.listening = False
-        if await tables.table_welcome(code=self.code, session_key=self.session_key) is None:
+        if not await tables.table_exists(code=self.code):
             await self.close(code=4404)
             return
         await self.accept()  # the table's group is joined at hello (send_welcome)

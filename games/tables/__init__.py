@@ -10,6 +10,7 @@ table's lease, reached over the channel layer from the others (see ``registry``)
 - :func:`table_open_class` (sync): a class table, opened by a teacher who does not play.
 - :func:`table_open_device` (sync): a table on one device, its people all on one session.
 - :func:`table_open_class_tablets` (sync): a class's tables on one device, one per tablet.
+- :func:`table_exists`: is there such a table to connect to?
 - :func:`table_welcome`: what a connecting client is told (its seat, the view, seq).
 - :func:`table_join`: bind a browser session to a free seat under a display name.
 - :func:`table_join_device`: bind a tablet's session to a free seat for each of its people.
@@ -69,6 +70,7 @@ __all__ = [
     "table_create",
     "table_create_practice",
     "table_done",
+    "table_exists",
     "table_open",
     "table_open_class",
     "table_events_since",
@@ -308,6 +310,11 @@ def classes_purge(*, days: int = 30) -> int:
     """Delete the class tables opened more than ``days`` days ago, with their seats
     (the students' first names), moves, events and controls; return how many."""
     return store.classes_purge(days)
+
+
+async def table_exists(*, code: str) -> bool:
+    """Table ``code`` is there to connect to (its owner answers; nothing is built)."""
+    return await owner_call(normalise_code(code), "exists") is not NO_TABLE
 
 
 async def table_welcome(*, code: str, session_key: str | None) -> dict | None:
