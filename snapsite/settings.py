@@ -143,8 +143,9 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "snapsite.file_cache.SharedFileCache",
             "LOCATION": os.environ.get("CACHE_DIR") or str(BASE_DIR / ".cache"),
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
         }
     ),
     "pages": {
