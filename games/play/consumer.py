@@ -85,18 +85,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     """One client connection to one table."""
 
     async def __call__(self, scope, receive, send) -> None:
-        """Channels' consumer loop, with the connection's inbox in place of a channel
-        on the layer (the table's messages come through :meth:`table_message`)."""
+        """Channels' consumer loop, without a channel on the layer: the table's messages
+        come through :meth:`table_message` into the connection's one inbox (the guard's,
+        ``scope["snap.deliver"]``: games.play.ws_guard), read in order with its frames."""
         self.scope = scope
         self.channel_layer = None
         self.channel_name = tables.connection_name()
         self.base_send = send
-        self.inbox = Inbox(0)
         self.inbox_pending = 0  # put in the inbox and not yet handled
         self.telling = 0  # the connection's own task is sending events (welcome, catch-up)
         self.stuck = False
+        self.deliver = scope.get("snap.deliver")
         try:
-            await await_many_dispatch([receive, self.inbox.get], self.dispatch)
+            if self.deliver is not None:
+                while True:
+                    await self.dispatch(await receive())
+            own = Inbox(0)  # not behind the guard: an inbox of its own beside receive
+            self.deliver = own.put_nowait
+            await await_many_dispatch([receive, own.get], self.dispatch)
         except StopConsumer:
             pass
 
@@ -128,7 +134,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             closing.add_done_callback(lambda task: task.cancelled() or task.exception())
             return
         self.inbox_pending += 1
-        self.inbox.put_nowait(message)
+        self.deliver(message)
 
     async def connect(self) -> None:
         self.code = normalise_code(self.scope["url_route"]["kwargs"]["code"])

@@ -18,6 +18,9 @@
   is closed as soon as that close frame is written (the client's answer is not waited
   for, since nothing more is read).
 - **Memory comes back after a wave of closes** (:mod:`games.play.ws_memory`).
+- **One inbox a connection.** The frames let through wait in the connection's inbox,
+  and so do the application's own messages (``scope["snap.deliver"]``: the table's
+  messages for the consumer), so the consumer waits on one queue, not on two.
 - **A client that does not read is let go.** Before each frame is sent, the bytes still
   waiting in the server's socket buffer are looked at; above ``WS_SEND_BACKLOG_BYTES``
   the connection is dropped at once (the client sees 1006), and the buffer is freed. A
@@ -70,6 +73,7 @@ class _Connection:
         self._send = send
         self.socket = socket
         self.inbox: asyncio.Queue = asyncio.Queue()
+        self.frames_waiting = 0  # frames in the inbox (the table's messages come there too)
         self.budget = frame_budget()
         self.dropped = 0  # frames dropped since the last one let through
         self.last_drop = float("-inf")
@@ -93,8 +97,9 @@ class _Connection:
                 continue
             if self.refusing:
                 continue
-            if self.budget.take() and self.inbox.qsize() < _INBOX_SIZE:
+            if self.budget.take() and self.frames_waiting < _INBOX_SIZE:
                 self.dropped = 0
+                self.frames_waiting += 1
                 self.inbox.put_nowait(message)
                 continue
             self.drop(time.monotonic())
@@ -120,6 +125,19 @@ class _Connection:
         if self.socket is not None:
             self.socket.stop_reading()  # read nothing more from this socket
         self.inbox.put_nowait({"type": "websocket.flood_close"})
+
+    async def receive(self) -> dict:
+        """The next message for the application: a frame let through, or one put in by
+        :meth:`deliver`, in the order they came."""
+        message = await self.inbox.get()
+        if message["type"] == "websocket.receive":
+            self.frames_waiting -= 1
+        return message
+
+    def deliver(self, message: dict) -> None:
+        """Put a message of the application's own in the same inbox (the consumer's
+        table messages: one queue and one waiting task a connection, not two)."""
+        self.inbox.put_nowait(message)
 
     async def send(self, message: dict) -> None:
         if self.closed:
@@ -179,7 +197,8 @@ class ConnectionGuard:
         pump = asyncio.ensure_future(connection.pump())
         CONNECTIONS.opened(asyncio.get_running_loop())
         try:
-            return await self.application(scope, connection.inbox.get, connection.send)
+            scope = {**scope, "snap.deliver": connection.deliver}
+            return await self.application(scope, connection.receive, connection.send)
         finally:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):

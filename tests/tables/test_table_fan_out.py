@@ -171,3 +171,18 @@ async def test_a_long_catch_up_lets_the_process_do_other_work_between_its_slices
     assert all(len(set(s)) == 1 for s in slices)  # each slice in one pass ...
     assert len({s[0] for s in slices}) == len(slices)  # ... and other work between them
     await watcher.close()
+
+
+async def test_a_connection_waits_on_one_inbox_for_its_frames_and_its_tables_messages():
+    code, clients = await four_players()
+    before = len(asyncio.all_tasks())
+    extra = await connect(code)  # a spectator
+    await asyncio.sleep(0.05)
+    tasks = len(asyncio.all_tasks()) - before
+    # the communicator's application, the guard's pump and the hello deadline: no task
+    # waiting on a second queue beside the frames (Channels' await_many_dispatch made two)
+    assert tasks <= 3, tasks
+    await clients[0].send(type="turn")
+    for client in (*clients, extra):
+        await client.until("card_turned")
+    await close_all((*clients, extra))
