@@ -157,7 +157,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if not await tables.table_exists(code=self.code):
             await self.close(code=4404)
             return
-        await self.accept()  # the table's group is joined at hello (send_welcome)
+        await self.accept()  # the table is listened to at hello (send_welcome)
         self.hello_deadline = asyncio.create_task(self.close_without_hello())
 
     async def close_without_hello(self) -> None:
