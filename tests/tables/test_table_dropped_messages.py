@@ -39,3 +39,25 @@ async def test_an_event_lost_on_the_way_still_reaches_every_player_once_in_order
         assert seqs == [1, 2, 3]
     assert dropped == [2]
     assert_frames_safe(ana.frames + ben.frames, await stored_record(code))
+
+
+async def test_an_event_stored_by_an_owner_that_died_before_telling_it_reaches_everyone(
+    monkeypatch,
+):
+    code, ana, ben = await two_players(["2H", "5S", "9C", "KD"])
+    tell_here = fan_out.tell_here
+
+    async def dying_tell_here(code, message):
+        if message.get("type") == "table.event":
+            return  # stored, and the process died before anyone here was told
+        await tell_here(code, message)
+
+    monkeypatch.setattr(fan_out, "tell_here", dying_tell_here)
+    await ana.send(type="turn")
+    assert await ben.nothing(timeout=0.3)
+    monkeypatch.setattr(fan_out, "tell_here", tell_here)
+    await fan_out.tell_here(code, {"type": "table.owner"})  # the process that took it over
+    for client in (ana, ben):  # nobody waits for a turn nobody was shown
+        events = await client.until("card_turned")
+        assert [e["seq"] for e in events] == [1]
+    assert_frames_safe(ana.frames + ben.frames, await stored_record(code))
