@@ -347,6 +347,28 @@ def contrast(a: tuple, b: tuple) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+def settled_box(page, selector: str) -> dict:
+    """The element's box once the fonts are in and the table has stopped refitting: a box
+    read while a late refit (fonts, a scrollbar) moves the pot clips the page around it
+    (CI once: pure white under the quiz's pot name)."""
+    page.evaluate("document.fonts.ready")
+    return page.evaluate(
+        """selector => new Promise(resolve => {
+          let last = '', same = 0;
+          const look = () => {
+            const r = document.querySelector(selector).getBoundingClientRect();
+            const now = [r.x, r.y, r.width, r.height].join();
+            same = now === last ? same + 1 : 0;
+            last = now;
+            if (same >= 5) resolve({x: r.x, y: r.y, width: r.width, height: r.height});
+            else requestAnimationFrame(look);
+          };
+          requestAnimationFrame(look);
+        })""",
+        selector,
+    )
+
+
 @pytest.mark.parametrize("width", [1280, 360])
 @pytest.mark.parametrize("name", ["table", "replay", "quiz"])
 def test_the_snap_pots_name_stays_readable_over_what_lies_under_it(chromium, urls, name, width):
@@ -361,7 +383,7 @@ def test_the_snap_pots_name_stays_readable_over_what_lies_under_it(chromium, url
     open_page(name, page, "ta", urls)
     label = page.locator(".pot-name").first
     label.scroll_into_view_if_needed()
-    box = label.bounding_box()
+    box = settled_box(page, ".pot-name")
     # through the CSSOM: the Content-Security-Policy refuses an added <style> element
     page.evaluate(
         "document.querySelectorAll('.pot-name').forEach(e => { e.style.visibility = 'hidden' })"
