@@ -33,7 +33,6 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import AcceptConnection, DenyConnection, StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.utils import translation
 
@@ -46,7 +45,6 @@ from games.tables.protocol import MOVES, ProtocolError, client_message, view_for
 from games.words.controls import control_text
 from games.words.errors import TABLE_ERROR_TEXTS
 from games.words.texts import REJECT_TEXTS, reject_text
-from snapsite.channel_layer import Inbox
 
 __all__ = ["HELLO_TIMEOUT_CLOSE_CODE", "INBOX_LIMIT", "STUCK_CLOSE_CODE", "TableConsumer"]
 
@@ -96,13 +94,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.telling = 0  # the connection's own task is sending events (welcome, catch-up)
         self.stuck = False
         self.deliver = scope.get("snap.deliver")
+        if self.deliver is None:
+            raise RuntimeError("PlayConsumer is served behind games.play.ws_guard")
         try:
-            if self.deliver is not None:
-                while True:
-                    await self.dispatch(await receive())
-            own = Inbox(0)  # not behind the guard: an inbox of its own beside receive
-            self.deliver = own.put_nowait
-            await await_many_dispatch([receive, own.get], self.dispatch)
+            while True:
+                await self.dispatch(await receive())
         except StopConsumer:
             pass
 

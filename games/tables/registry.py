@@ -53,7 +53,9 @@ _seated_here: dict[str, set[str]] = {}  # code -> this process's connections sea
 # -- the calls ------------------------------------------------------------------------
 
 
-async def _true() -> bool:
+async def _exists(owner: TableOwner) -> bool:
+    """Reached only when the table has an owner (else :func:`owner_call` answers
+    :data:`NO_TABLE`)."""
     return True
 
 
@@ -74,7 +76,7 @@ async def _submit(owner: TableOwner, **kwargs) -> dict:
 
 
 OPS = {
-    "exists": lambda owner: _true(),
+    "exists": _exists,
     "welcome": _welcome,
     "seat": _seat,
     "seats_held": _seats_held,

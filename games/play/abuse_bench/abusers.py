@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from .wire import Closed, Socket
 
@@ -107,3 +108,15 @@ async def idle_sockets(port: int, code: str, counts: Counts, n: int = 1000) -> N
             sock.close()
 
     await asyncio.gather(*(one() for _ in range(n)))
+
+
+async def stop(tasks: list[asyncio.Task]) -> None:
+    """Cancel ``tasks`` until they are done: a cancellation can be lost (a ``drain()``
+    that completes as it is cancelled), and a phase must end."""
+    while pending := [t for t in tasks if not t.done()]:
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=1)
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            task.result()

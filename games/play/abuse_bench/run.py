@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import json
 import os
 import signal
@@ -14,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import abusers
+from .apart import run_apart
 from .good import GoodTable
 from .server import rss_mb, served
 
@@ -43,18 +43,6 @@ def _added(counts) -> dict:
     for c in counts:
         total.update(c)
     return dict(total)
-
-
-async def stop(tasks: list[asyncio.Task]) -> None:
-    """Cancel ``tasks`` until they are done: a cancellation can be lost (a ``drain()``
-    that completes as it is cancelled), and a phase must end."""
-    while pending := [t for t in tasks if not t.done()]:
-        for task in pending:
-            task.cancel()
-        await asyncio.wait(pending, timeout=1)
-    for task in tasks:
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            task.result()
 
 
 async def bench(
@@ -89,12 +77,31 @@ async def bench(
         result: dict = {"tables": tables, "phase_s": phase_s, "allocator": allocator}
         result["phases"] = {}
 
-        async def phase(name: str, *abuse) -> None:
-            tasks = [asyncio.ensure_future(a) for a in abuse]
-            start = time.monotonic()
-            await asyncio.sleep(phase_s)
-            end = time.monotonic()
-            await stop(tasks)
+        async def phase(name: str, *abuse: str) -> None:
+            """``phase_s`` of the good tables' moves, while the named abusers run in a
+            process of their own (:mod:`.apart`)."""
+            child = None
+            if abuse:
+                started = asyncio.Event()
+                child = asyncio.ensure_future(
+                    run_apart(port, finished, phase_s, idle, list(abuse), started)
+                )
+                await asyncio.wait(
+                    [child, asyncio.ensure_future(started.wait())],
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if child.done():
+                    child.result()  # the abusers failed to start: say why
+            try:
+                start = time.monotonic()
+                await asyncio.sleep(phase_s)
+                end = time.monotonic()
+                if child is not None:
+                    for key, n in (await child).items():
+                        counts.add(key, n)
+            finally:
+                if child is not None and not child.done():
+                    child.cancel()  # its process is killed (the bench is being stopped)
             trips = [ms for t in good for at, ms in t.round_trips if start <= at < end]
             figures = {"p99_ms": p99(trips), "moves": len(trips), "rss_mb": round(rss_mb(pid), 1)}
             result["phases"][name] = figures
@@ -105,17 +112,9 @@ async def bench(
         baseline_mb = rss_mb(pid)
         probed = {"baseline": await look_inside(pid, report)}
         await phase("alone")
-        await phase("flood", abusers.flooder(port, finished, counts))
-        await phase("resync", abusers.resyncer(port, finished, counts))
-        await phase("never-read", abusers.sleeper(port, finished, counts))
-        await phase("idle-sockets", abusers.idle_sockets(port, finished, counts, idle))
-        await phase(
-            "all-at-once",
-            abusers.flooder(port, finished, counts),
-            abusers.resyncer(port, finished, counts),
-            abusers.sleeper(port, finished, counts),
-            abusers.idle_sockets(port, finished, counts, idle),
-        )
+        for name in ("flood", "resync", "never-read", "idle-sockets"):
+            await phase(name, name)
+        await phase("all-at-once", "flood", "resync", "never-read", "idle-sockets")
         peak_mb = max(f["rss_mb"] for f in result["phases"].values())
         await asyncio.sleep(settle_s)
         await phase("after")
