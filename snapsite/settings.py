@@ -235,6 +235,11 @@ WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
 WS_FLOOD_WARNINGS_PER_MINUTE = int(os.environ.get("WS_FLOOD_WARNINGS_PER_MINUTE", "3"))
 WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
 WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
+# New connections to daphne read a few a turn of its loop, the rest waiting unread
+# (snapsite/admission.py); beyond these many waiting, closed at once.
+CONNECTIONS_NEW_PER_TURN = int(os.environ.get("CONNECTIONS_NEW_PER_TURN", "4"))
+CONNECTIONS_WAITING_PER_ADDRESS = int(os.environ.get("CONNECTIONS_WAITING_PER_ADDRESS", "500"))
+CONNECTIONS_WAITING_MAX = int(os.environ.get("CONNECTIONS_WAITING_MAX", "5000"))
 # A server whose sockets the guards cannot reach (games/play/ws_socket.py) is refused.
 WS_ALLOW_UNGUARDED_SERVER = False
 TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))

@@ -1,0 +1,155 @@
+"""New connections take turns with the tables (snapsite/admission.py): a few are read
+each turn of daphne's loop, the others wait unread, the addresses taking turns, and a
+connection beyond the waiting limit is closed at once. The rules over stand-in
+transports, then daphne itself."""
+
+from __future__ import annotations
+
+import base64
+import os
+import signal
+import socket
+import time
+
+from snapsite.admission import Admission
+
+from .test_table_daphne_restart import CREATE, free_port, site_with_table, start_daphne
+
+
+class Transport:
+    """What the admission uses of a Twisted TCP transport."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.reading = True
+        self.aborted = False
+        self.disconnected = False
+
+    def pauseProducing(self) -> None:  # noqa: N802 (Twisted's name)
+        self.reading = False
+
+    def resumeProducing(self) -> None:  # noqa: N802
+        self.reading = True
+
+    def abortConnection(self) -> None:  # noqa: N802
+        self.aborted = True
+        self.disconnected = True
+
+
+class Loop:
+    """The next turn of the loop, run when the test says."""
+
+    def __init__(self) -> None:
+        self.booked: list = []
+
+    def later(self, function) -> None:
+        self.booked.append(function)
+
+    def turn(self) -> None:
+        booked, self.booked = self.booked, []
+        for function in booked:
+            function()
+
+
+def arrive(admission: Admission, address: str, n: int) -> list[Transport]:
+    made = [Transport(f"{address}-{i}") for i in range(n)]
+    for transport in made:
+        admission.arrived(transport, address)
+    return made
+
+
+def test_a_few_new_connections_are_read_a_turn_and_the_rest_wait_unread():
+    loop = Loop()
+    admission = Admission(loop.later, per_turn=3, per_address=100, most=1000)
+    burst = arrive(admission, "10.0.0.1", 10)
+    assert [t.reading for t in burst] == [True] * 3 + [False] * 7
+    loop.turn()
+    assert sum(t.reading for t in burst) == 6
+    loop.turn()
+    loop.turn()
+    assert all(t.reading for t in burst) and not any(t.aborted for t in burst)
+    loop.turn()  # nothing waits: nothing more is booked
+    assert loop.booked == []
+    alone = arrive(admission, "10.0.0.2", 1)
+    assert alone[0].reading  # a quiet server reads a new connection at once
+
+
+def test_the_addresses_take_turns_so_one_flood_does_not_hold_back_another_person():
+    loop = Loop()
+    admission = Admission(loop.later, per_turn=2, per_address=1000, most=1000)
+    flood = arrive(admission, "10.0.0.66", 200)
+    child = arrive(admission, "10.0.0.7", 1)
+    assert not child[0].reading
+    loop.turn()  # one of the flood's, then the child's
+    assert child[0].reading
+    assert sum(t.reading for t in flood) == 3  # two at once, one this turn
+
+
+def test_a_connection_beyond_the_waiting_limits_is_closed_at_once():
+    loop = Loop()
+    admission = Admission(loop.later, per_turn=1, per_address=5, most=8)
+    first = arrive(admission, "10.0.0.1", 8)  # 1 read, 5 wait, 2 closed
+    assert [t.aborted for t in first] == [False] * 6 + [True] * 2
+    other = arrive(admission, "10.0.0.2", 4)  # 3 more wait: 8 in all, the last closed
+    assert [t.aborted for t in other] == [False] * 3 + [True]
+    assert admission.refused == 3
+
+
+def test_a_connection_gone_while_it_waited_takes_no_ones_turn():
+    loop = Loop()
+    admission = Admission(loop.later, per_turn=1, per_address=100, most=100)
+    a, b, c = arrive(admission, "10.0.0.1", 3)
+    b.disconnected = True  # its client gave up (or its request timed out)
+    loop.turn()
+    assert c.reading and not b.reading
+
+
+def handshake(port: int, code: str) -> socket.socket:
+    """A socket that has sent a WebSocket handshake for table ``code``."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=15)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws/play/{code}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"Origin: http://127.0.0.1:{port}\r\n\r\n".encode()
+    )
+    return sock
+
+
+def answered(sock: socket.socket) -> bool:
+    """The server accepted the handshake (False: it closed the connection unanswered)."""
+    try:
+        return sock.recv(12) == b"HTTP/1.1 101"
+    except ConnectionResetError:
+        return False
+    finally:
+        sock.close()
+
+
+def test_daphne_reads_a_burst_a_few_at_a_time_and_closes_what_passes_the_limit(tmp_path):
+    env, code = site_with_table(
+        tmp_path, CREATE, CONNECTIONS_NEW_PER_TURN="2", CONNECTIONS_WAITING_PER_ADDRESS="20"
+    )
+    port = free_port()
+    with open(tmp_path / "daphne.log", "w") as log:
+        server = start_daphne(env, port, log)
+        try:
+            assert answered(handshake(port, code))  # the server works
+            # Stopped, daphne lets 45 connections wait in the kernel's queue (its
+            # backlog is 50); started again, it accepts them in a few passes (Twisted
+            # accepts more a pass as it finds more), faster than 2 a turn are read.
+            server.send_signal(signal.SIGSTOP)
+            burst = [handshake(port, code) for _ in range(45)]
+            server.send_signal(signal.SIGCONT)
+            results = [answered(sock) for sock in burst]
+            # at least 2 read at once and the 20 that waited; the rest closed unread
+            assert 22 <= sum(results) < 45, results
+            assert answered(handshake(port, code))  # and it goes on
+        finally:
+            server.send_signal(signal.SIGCONT)
+            server.terminate()
+            server.wait(timeout=10)
+    deadline = time.monotonic() + 5
+    while "new connections refused" not in (tmp_path / "daphne.log").read_text():
+        assert time.monotonic() < deadline, (tmp_path / "daphne.log").read_text()
+        time.sleep(0.1)
