@@ -125,9 +125,14 @@ def two_servers(postgres_database, tmp_path):  # noqa: F811 (the fixture above)
     log.close()
 
 
+#: A tablet whose turn it is taps again after this long without news.
+TAP_AGAIN_S = 1.0
+
+
 class Tablet:
-    """A player's tablet on one server: turns its card when it is its turn and keeps
-    every event number it was sent, until the game is over (in a thread of its own)."""
+    """A player's tablet on one server: turns its card when it is its turn (again after
+    :data:`TAP_AGAIN_S` without news, as a child does) and keeps every event number it
+    was sent, until the game is over (in a thread of its own)."""
 
     def __init__(self, port: int, code: str, key: str, seat: int) -> None:
         self.code, self.key, self.seat = code, key, seat
@@ -166,9 +171,20 @@ class Tablet:
         """More frames already waiting on the socket (unread)."""
         return bool(select.select([self.client.sock], [], [], 0)[0])
 
+    def _waiting(self, seconds: float) -> bool:
+        """Nothing came for ``seconds``."""
+        return not select.select([self.client.sock], [], [], seconds)[0]
+
     def _run(self) -> None:
+        shown: dict | None = None  # the newest view shown
         try:
             while not self._stop.is_set() and not self.over:
+                if self._waiting(TAP_AGAIN_S):
+                    # its turn and nothing happened (the move was dropped over the frame
+                    # rate: only the first drop of a flood is told): tapped again
+                    if shown and shown.get("to_play") == self.seat and not shown.get("over"):
+                        self.client.send_json({"type": "turn"})
+                    continue
                 frame = self.client.receive_json()
                 self.last_frames = [*self.last_frames[-4:], frame]
                 if frame["type"] in ("welcome", "error"):  # a new screen, or a refused turn
@@ -181,6 +197,7 @@ class Tablet:
                     self.seqs.append(frame["seq"])
                     self.over = frame["code"] == "game_over"
                 view = frame.get("view")
+                shown = view or shown
                 if self._pending():
                     continue  # a catch-up: act on the newest view only, as a page does
                 if view and view.get("to_play") == self.seat and not view.get("over"):
