@@ -22,6 +22,8 @@ __all__ = ["READ_BYTES", "ServerSocket", "server_socket"]
 
 #: The most bytes read from a daphne connection's socket at a time.
 READ_BYTES = 8192
+#: How long a socket no longer read is kept after its sending half is shut.
+CLOSE_LINGER_S = 1.0
 
 
 class ServerSocket:
@@ -51,7 +53,11 @@ class ServerSocket:
         raise NotImplementedError
 
     def close_when_written(self) -> None:
-        """Close once what was written (the close frame) has gone."""
+        """Close once what was written (the close frame) has gone, for a connection
+        that is no longer read: the sending half is shut first (the client reads the
+        close frame, then the end), and the socket is let go :data:`CLOSE_LINGER_S`
+        later. Closed at once, a socket with unread bytes (a flood) is reset, and the
+        reset can overtake the close frame, which the client then never reads."""
         raise NotImplementedError
 
 
@@ -95,7 +101,14 @@ class _Twisted(ServerSocket):
         self.transport.abortConnection()
 
     def close_when_written(self) -> None:
-        self.transport.loseConnection()
+        from twisted.internet import reactor
+
+        t = self.transport
+        if hasattr(t, "loseWriteConnection"):
+            t.loseWriteConnection()
+            reactor.callLater(CLOSE_LINGER_S, t.abortConnection)
+        else:
+            t.loseConnection()
 
 
 class _Asyncio(ServerSocket):
@@ -116,7 +129,14 @@ class _Asyncio(ServerSocket):
         self.transport.abort()
 
     def close_when_written(self) -> None:
-        self.transport.close()
+        import asyncio
+
+        t = self.transport
+        if t.can_write_eof():
+            t.write_eof()
+            asyncio.get_running_loop().call_later(CLOSE_LINGER_S, t.abort)
+        else:
+            t.close()
 
 
 def server_socket(send) -> ServerSocket | None:
