@@ -86,10 +86,9 @@ async def bench(
                 child = asyncio.ensure_future(
                     run_apart(port, finished, phase_s, idle, list(abuse), started)
                 )
-                await asyncio.wait(
-                    [child, asyncio.ensure_future(started.wait())],
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
+                waiter = asyncio.ensure_future(started.wait())
+                await asyncio.wait([child, waiter], return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
                 if child.done():
                     child.result()  # the abusers failed to start: say why
             try:
