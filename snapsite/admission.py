@@ -90,9 +90,14 @@ class Admission:
                 self.waiting.move_to_end(address)  # the next address's turn
             else:
                 del self.waiting[address]
-            if not getattr(transport, "disconnected", False):
+            if getattr(transport, "disconnected", False):
+                continue
+            try:
                 transport.resumeProducing()
-                self.let_in_this_turn += 1
+            except Exception:  # that connection is lost, never the ones behind it
+                log.exception("a waiting connection could not be read")
+                continue
+            self.let_in_this_turn += 1
         if self.count or self.let_in_this_turn:
             self._book_turn()
 

@@ -104,6 +104,19 @@ def test_a_connection_gone_while_it_waited_takes_no_ones_turn():
     assert c.reading and not b.reading
 
 
+def test_a_connection_that_fails_to_resume_does_not_hold_back_the_ones_behind_it():
+    loop = Loop()
+    admission = Admission(loop.later, per_turn=1, per_address=100, most=100)
+    a, b, c = arrive(admission, "10.0.0.1", 3)
+
+    def broken() -> None:
+        raise OSError("bad file descriptor")
+
+    b.resumeProducing = broken
+    loop.turn()
+    assert c.reading
+
+
 def handshake(port: int, code: str) -> socket.socket:
     """A socket that has sent a WebSocket handshake for table ``code``."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=15)
