@@ -10,6 +10,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import require
+from tests.services.test_production_services import (
+    PG_HOST,
+    PG_PORT,
+    REDIS_HOST,
+    REDIS_PORT,
+    reachable,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -60,3 +71,45 @@ def test_find_max_measures_the_site_and_the_bare_broadcast_at_each_step():
         held_steps = [row["tables"] for row in result["steps"] if row.get(kind, {}).get("held")]
         assert result[f"{kind}_max_tables"] == (max(held_steps) if held_steps else 0)
     assert lines[-2].startswith("most tables held (steps of 1): site ")
+
+
+def test_the_players_of_a_table_go_to_the_server_processes_in_turn():
+    from games.play.bench.runner import Run
+
+    run = Run("http://127.0.0.1:1", tables=2, seconds=1, urls=("A", "B"))
+    assert [run.url_for(0, seat) for seat in range(4)] == ["A", "B", "A", "B"]
+    assert [run.url_for(1, seat) for seat in range(4)] == ["B", "A", "B", "A"]
+    assert Run("http://127.0.0.1:1", tables=1, seconds=1).url_for(0, 3) == "http://127.0.0.1:1"
+
+
+def bench_databases() -> set[str]:
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres") as conn:
+        rows = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'snap_bench_%'")
+        return {name for (name,) in rows}
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_two_server_processes_share_the_tables_with_nothing_lost_and_drop_their_database():
+    require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
+    require(reachable(PG_HOST, PG_PORT), f"PostgreSQL is not running on {PG_HOST}:{PG_PORT}")
+    before = bench_databases()
+    lines, result = bench(
+        "--tables", "2", "--seconds", "4", "--pace-ms", "400", "--processes", "2"
+    )  # fmt: skip
+    assert lines[0].startswith("site on daphne x 2 processes: 2 tables x 4")
+    assert result["processes"] == 2 and result["samples"] > 0 and result["errors"] == 0
+    assert result["lost"] == result["duplicated"] == result["out_of_order"] == 0
+    assert bench_databases() == before  # the run's PostgreSQL database is gone
+
+
+def test_processes_are_refused_with_a_url():
+    done = subprocess.run(
+        [sys.executable, "manage.py", "bench_tables", "--url", "http://127.0.0.1:9",
+         "--processes", "2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "snapsite.test_settings"},
+    )  # fmt: skip
+    assert done.returncode != 0 and "not with --url" in done.stderr

@@ -13,15 +13,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
-import uuid
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.play.bench.databases import database
 from games.play.bench.server import ROOT
-
-PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
 class Command(BaseCommand):
@@ -45,8 +41,11 @@ class Command(BaseCommand):
             raise CommandError("--databases: sqlite and/or postgres.")
         results = {}
         for kind in kinds:
-            with database(kind) as url:
-                results[kind] = run_worker(url, options["steps"])
+            try:
+                with database(kind) as url:
+                    results[kind] = run_worker(url, options["steps"])
+            except RuntimeError as error:  # PostgreSQL not reachable
+                raise CommandError(str(error)) from error
             for fence in ("fenced", "unfenced"):
                 f = results[kind][fence]
                 self.stdout.write(
@@ -70,33 +69,3 @@ def run_worker(url: str, steps: int) -> dict:
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,
     )  # fmt: skip
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-class database:
-    """A fresh database of ``kind`` for the run: its URL; dropped afterwards."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-
-    def __enter__(self) -> str:
-        if self.kind == "sqlite":
-            self.folder = tempfile.TemporaryDirectory(prefix="snap-lease-")
-            return f"sqlite:///{Path(self.folder.name) / 'bench.sqlite3'}"
-        import psycopg
-
-        self.name = f"snap_bench_{uuid.uuid4().hex[:8]}"
-        try:
-            with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{self.name}"')
-        except psycopg.OperationalError as error:
-            raise CommandError(f"PostgreSQL on 127.0.0.1:5432: {error}") from error
-        return f"postgres://postgres@127.0.0.1:5432/{self.name}"
-
-    def __exit__(self, *exc) -> None:
-        if self.kind == "sqlite":
-            self.folder.cleanup()
-            return
-        import psycopg
-
-        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')

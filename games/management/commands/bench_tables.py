@@ -23,6 +23,8 @@ from games.play.bench.server import SERVERS, served
 #: run once more), and tables at most.
 MAX_STEPS = 12
 MAX_TABLES = 1000
+#: --processes at most (each a server process on this machine).
+MAX_PROCESSES = 4
 
 
 class Command(BaseCommand):
@@ -39,6 +41,12 @@ class Command(BaseCommand):
         parser.add_argument("--url", help="a running site at 127.0.0.1 instead of starting one")
         parser.add_argument("--server", choices=SERVERS, default="daphne")
         parser.add_argument("--clients", type=int, default=1, help="client processes")
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            help="server processes (above 1: sharing a fresh PostgreSQL database and Redis)",
+        )
         parser.add_argument("--bare", action="store_true", help="the bare broadcast only")
         parser.add_argument(
             "--find-max",
@@ -59,6 +67,10 @@ class Command(BaseCommand):
                 raise CommandError("--url must be on 127.0.0.1: benchmarks stay on this machine.")
         if not 1 <= options["tables"] <= MAX_TABLES or not 1 <= options["seconds"] <= 600:
             raise CommandError(f"--tables 1 to {MAX_TABLES}, --seconds 1 to 600.")
+        if not 1 <= options["processes"] <= MAX_PROCESSES:
+            raise CommandError(f"--processes 1 to {MAX_PROCESSES}.")
+        if options["processes"] > 1 and options["url"]:
+            raise CommandError("--processes starts its own servers: not with --url.")
         if options["find_max"]:
             result = self.find_max(options)
         else:
@@ -68,17 +80,25 @@ class Command(BaseCommand):
     def measure(self, options: dict, tables: int, *, bare: bool) -> dict:
         kind = "bare" if bare else "site"
         server = "url" if options["url"] else options["server"]
-        context = nullcontext(None) if options["url"] else served(options["server"], bare=bare)
+        processes = options["processes"]
+        context = (
+            nullcontext(None)
+            if options["url"]
+            else served(options["server"], bare=bare, processes=processes)
+        )
         with context as running:
             url = options["url"] or running.url
+            urls = tuple(getattr(running, "urls", ()))
             if not bare:
-                Browser(url).request("GET", "/en/play/")  # warm: imports, templates
-            run = Run(url, tables, options["seconds"], options["pace_ms"], bare)
+                for each in urls or (url,):
+                    Browser(each).request("GET", "/en/play/")  # warm: imports, templates
+            run = Run(url, tables, options["seconds"], options["pace_ms"], bare, urls=urls)
             with ServerWatch(running) as watch:
                 measures, client_cpu = run_tables(run, options["clients"], watch.opened)
             result = figures(
                 measures, kind=kind, server=server, tables=tables, seconds=options["seconds"],
                 pace_ms=options["pace_ms"], watch=watch, client_cpu=client_cpu,
+                processes=processes,
             )  # fmt: skip
         self.stdout.write(line(result))
         self.stdout.flush()

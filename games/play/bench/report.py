@@ -55,7 +55,8 @@ class ServerWatch:
 
 
 def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
-            pace_ms: int, watch: ServerWatch, client_cpu: float) -> dict:  # fmt: skip
+            pace_ms: int, watch: ServerWatch, client_cpu: float,
+            processes: int = 1) -> dict:  # fmt: skip
     served = watch.served is not None
     per_table = (
         round((watch.peak_kb - watch.base_kb) / tables, 1)
@@ -69,6 +70,7 @@ def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
     return {
         "kind": kind,
         "server": server,
+        "processes": processes,
         "tables": tables,
         "seconds": seconds,
         "pace_ms": pace_ms,
@@ -108,7 +110,9 @@ def held(f: dict) -> bool:
 def line(f: dict) -> str:
     """One readable line of a run's figures."""
     return (
-        f"{f['kind']} on {f['server']}: {f['tables']} tables x 4, pace {f['pace_ms']} ms, "
+        f"{f['kind']} on {f['server']}"
+        + (f" x {f['processes']} processes" if f.get("processes", 1) > 1 else "")
+        + f": {f['tables']} tables x 4, pace {f['pace_ms']} ms, "
         f"{f['seconds']} s: flip->reveal p50 {f['flip_reveal_p50_ms']} ms p99 "
         f"{f['flip_reveal_p99_ms']} ms, skew p99 {f['reveal_skew_p99_ms']} ms, call->result "
         f"p99 {f['call_result_p99_ms']} ms, echo p99 {f['echo_p99_ms']} ms, "

@@ -28,6 +28,13 @@ class Run:
     pace_ms: int = 1000
     bare: bool = False
     first: int = 0  # the number of this process's first table (names, groups)
+    #: several server processes: a table's players go to them in turn (the first seat
+    #: of table i to process i, the next to the next), so each table has players on
+    #: more than one; empty: everyone at ``url``
+    urls: tuple[str, ...] = ()
+
+    def url_for(self, index: int, seat: int) -> str:
+        return self.urls[(index + seat) % len(self.urls)] if self.urls else self.url
 
 
 def open_tables(run: Run) -> list[list[Browser]]:
@@ -48,8 +55,6 @@ def open_tables(run: Run) -> list[list[Browser]]:
 
 async def play(run: Run, seated: list[list[Browser]] | None, start_at: float) -> Measures:
     measures = Measures()
-    ws_base = run.url.replace("http://", "ws://", 1)
-    origin = run.url.rstrip("/")
     ramp = min(RAMP_S, 0.05 * run.tables)
     stop_at = start_at + ramp + SETTLE_S + run.seconds
     tasks, tables = [], []
@@ -57,6 +62,8 @@ async def play(run: Run, seated: list[list[Browser]] | None, start_at: float) ->
         table = SimTable(measures, SEATS)
         tables.append(table)
         for seat in range(SEATS):
+            url = run.url_for(run.first + index, seat)
+            ws_base, origin = url.replace("http://", "ws://", 1), url.rstrip("/")
             if run.bare:
                 path, headers = f"/ws/bare/t{run.first + index}/", {}
                 hello, join = {"type": "hello", "seat": seat}, None

@@ -1,8 +1,10 @@
 """Start the site (or the bare broadcast) on a free 127.0.0.1 port, with a file
-SQLite database migrated for it, and stop it again; read its memory."""
+SQLite database migrated for it (or several processes on PostgreSQL and Redis), and
+stop it again; read its memory."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -11,6 +13,8 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from .databases import database
 
 ROOT = Path(__file__).resolve().parents[3]
 SITE_APP = "snapsite.asgi:application"
@@ -90,6 +94,28 @@ class Served:
         return cpu_seconds(self.process.pid)
 
 
+class ServedTogether:
+    """Several server processes sharing one PostgreSQL database and one Redis: the
+    first one's address as ``url``, each one's in ``urls``; memory and CPU added up."""
+
+    def __init__(self, each: list[Served]) -> None:
+        self.each = each
+        self.url = each[0].url
+        self.urls = [s.url for s in each]
+
+    def rss_kb(self) -> int | None:
+        kbs = [s.rss_kb() for s in self.each]
+        return None if None in kbs else sum(kbs)
+
+    def cpu_seconds(self) -> float | None:
+        seconds = [s.cpu_seconds() for s in self.each]
+        return None if None in seconds else sum(seconds)
+
+
+#: ``--processes`` above 1: the Redis they share (a database number of its own).
+REDIS_BENCH_URL = "redis://127.0.0.1:6379/12"
+
+
 @contextmanager
 def served(
     server: str = "daphne",
@@ -98,13 +124,20 @@ def served(
     extra_env: dict | None = None,
     settings: str = "snapsite.settings",
     prepare: tuple[tuple[str, ...], ...] = (),
+    processes: int = 1,
 ):
-    """Migrate a fresh SQLite file, run the ``prepare`` manage.py commands on it, start
+    """Migrate a fresh database, run the ``prepare`` manage.py commands on it, start
     ``server`` on a free port, yield a :class:`Served`, and stop it (SIGTERM, then
-    SIGKILL after 10 s)."""
-    with tempfile.TemporaryDirectory(prefix="snap-bench-") as folder:
-        db = Path(folder) / "bench.sqlite3"
-        env = server_env(db, extra_env, settings)
+    SIGKILL after 10 s). With ``processes`` above 1: that many servers on as many
+    ports, on a fresh PostgreSQL database (dropped afterwards) and Redis, as
+    production runs several (yields a :class:`ServedTogether`)."""
+    with contextlib.ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="snap-bench-")))
+        extra = dict(extra_env or {})
+        if processes > 1:
+            extra.setdefault("DATABASE_URL", stack.enter_context(database("postgres")))
+            extra.setdefault("REDIS_URL", REDIS_BENCH_URL)
+        env = server_env(folder / "bench.sqlite3", extra, settings)
         prepared = [
             subprocess.run(
                 [sys.executable, "manage.py", *command],
@@ -116,23 +149,29 @@ def served(
             ).stdout  # fmt: skip
             for command in (("migrate", "--noinput", "-v", "0"), *prepare)
         ]
-        port = free_port()
-        log = Path(folder) / "server.log"
-        with open(log, "wb") as out:
-            process = subprocess.Popen(
-                server_command(server, BARE_APP if bare else SITE_APP, port),
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-            try:
-                wait_listening(process, port, log)
-                yield Served(process, port, log, prepared)
-            finally:
-                process.terminate()
+        started: list[Served] = []
+        try:
+            for number in range(processes):
+                port = free_port()
+                log = folder / f"server{number}.log"
+                out = stack.enter_context(open(log, "wb"))
+                process = subprocess.Popen(
+                    server_command(server, BARE_APP if bare else SITE_APP, port),
+                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                )  # fmt: skip
+                started.append(Served(process, port, log, prepared))
+            for one in started:
+                wait_listening(one.process, one.port, one.log)
+            yield started[0] if processes == 1 else ServedTogether(started)
+        finally:
+            for one in started:
+                one.process.terminate()
+            for one in started:
                 try:
-                    process.wait(timeout=10)
+                    one.process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+                    one.process.kill()
+                    one.process.wait()
 
 
 def wait_listening(process: subprocess.Popen, port: int, log: Path, timeout: float = 60) -> None:
