@@ -95,7 +95,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.stuck = False
         self.deliver = scope.get("snap.deliver")
         if self.deliver is None:
-            raise RuntimeError("PlayConsumer is served behind games.play.ws_guard")
+            raise RuntimeError("TableConsumer is served behind games.play.ws_guard")
         try:
             while True:
                 await self.dispatch(await receive())
