@@ -85,7 +85,9 @@ def test_the_players_of_a_table_go_to_the_server_processes_in_turn():
 def bench_databases() -> set[str]:
     import psycopg
 
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres") as conn:
+    from games.play.bench.databases import PG_ADMIN
+
+    with psycopg.connect(PG_ADMIN) as conn:
         rows = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'snap_bench_%'")
         return {name for (name,) in rows}
 
