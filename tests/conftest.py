@@ -34,5 +34,8 @@ def fresh_caches():
     default cache is the project's file cache, shared with the servers tests start.)"""
     from django.core.cache import caches
 
+    from games.content.version import forget
+
     for alias in ("default", "pages"):
         caches[alias].clear()
+    forget()

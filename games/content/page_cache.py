@@ -5,8 +5,8 @@ answered with 304 when the browser's copy is still right.
 Every page carries a CSRF token (the language switcher's form), which must never go
 from one visitor to another. So the cache keeps the page with a hole where each token
 was, and each response fills it with a freshly masked token of this visitor's own
-secret (Django masks it anew each time, which is also what keeps a compressed page's
-length from leaking it: BREACH). The ETag hashes the cached page's key with this
+secret (masked anew each time, as Django masks: games.content.visitor_token; which is
+also what keeps a compressed page's length from leaking it: BREACH). The ETag hashes the cached page's key with this
 visitor's CSRF secret: a 304 always means "your copy, with your token, is right".
 ``If-Modified-Since`` alone is not answered with 304, as a date cannot tell whose token
 a copy holds; ``Last-Modified`` is sent for information (the later of the last content
@@ -31,12 +31,12 @@ from functools import wraps
 
 from django.core.cache import caches
 from django.http import HttpResponse, HttpResponseNotModified
-from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_etags
 
 from games.content.packed_page import PackedPage
 from games.content.version import content_version
+from games.content.visitor_token import visitor_token
 
 TOKEN_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 HOLE = b"\x00csrf-token\x00"
@@ -70,7 +70,7 @@ class Groups:
             dropped = [entry] if entry else []
             while len(self.marks) > GROUPS_KEPT:
                 dropped.append(self.marks.popitem(last=False)[1])
-        caches["pages"].delete_many([key for _mark, _since, keys in dropped for key in keys])
+        pages_cache().delete_many([key for _mark, _since, keys in dropped for key in keys])
         return now
 
     def kept(self, group: str, mark: str, key: str) -> None:
@@ -79,16 +79,26 @@ class Groups:
             if entry is not None and entry[0] == mark:
                 entry[2].add(key)
                 return
-        caches["pages"].delete(key)  # the mark changed meanwhile: not kept after all
+        pages_cache().delete(key)  # the mark changed meanwhile: not kept after all
 
     def drop(self, group: str) -> None:
         with self.lock:
             entry = self.marks.pop(group, None)
         if entry is not None:
-            caches["pages"].delete_many(list(entry[2]))
+            pages_cache().delete_many(list(entry[2]))
 
 
 GROUPS = Groups()
+_handles = threading.local()
+
+
+def pages_cache():
+    """This thread's handle on the kept pages (``caches["pages"]`` makes a new one for
+    every request's context; every handle of a local-memory cache shares its store)."""
+    handle = getattr(_handles, "pages", None)
+    if handle is None:
+        handle = _handles.pages = caches.create_connection("pages")
+    return handle
 
 
 def drop(group: str) -> None:
@@ -126,7 +136,7 @@ def cached_page(view=None, *, state: State | None = None):
             group, mark = state(request, *args, **kwargs)
             modified = max(modified, GROUPS.since(group, mark))
         key = page_key(request, version, mark or "")
-        pages = caches["pages"]
+        pages = pages_cache()
         kept = pages.get(key)
         if kept is None:
             response = view(request, *args, **kwargs)
@@ -139,7 +149,7 @@ def cached_page(view=None, *, state: State | None = None):
             pages.set(key, kept)
             if group is not None:
                 GROUPS.kept(group, mark, key)
-        token = get_token(request)  # this visitor's secret, made now if none
+        token = visitor_token(request)  # this visitor's secret, made now if none
         etag = visitor_etag(key, request)
         packed = ACCEPTS_GZIP.search(request.headers.get("accept-encoding", ""))
         if etag.strip('"') in {e.removeprefix("W/").strip('"') for e in sent_etags(request)}:

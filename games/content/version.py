@@ -7,33 +7,67 @@ cache beside the project, or Redis with REDIS_URL: snapsite/settings.py), so an 
 in one process, or ``load_content`` in its own, reaches them all. It is bumped when
 the transaction commits, never before: a page made from the old rows cannot be kept
 under the new number.
+
+Each process keeps the content version it read for :data:`CONTENT_FRESH_S` (reading
+the shared cache was a third of a kept page's answer): a change made in this process
+shows on the next request, one made in another process within that second.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import transaction
 
 KEY = "snap:content-version"
+#: How long a process trusts the content version it last read (seconds).
+CONTENT_FRESH_S = 1.0
+
+_shared = threading.local()
+_remembered: tuple[int, float] | None = None  # (version, read at: monotonic)
+
+
+def shared_cache():
+    """This thread's handle on the default cache, made once (``caches["default"]``
+    makes a new one for every request's context: for the file cache, a ``makedirs``)."""
+    handle = getattr(_shared, "cache", None)
+    if handle is None:
+        handle = _shared.cache = caches.create_connection("default")
+    return handle
 
 
 def content_version() -> int:
     """The current version (nanoseconds since 1970 at the last change), made now if
-    the cache has none."""
-    return version_of(KEY)
+    the cache has none; as read at most :data:`CONTENT_FRESH_S` ago."""
+    global _remembered
+    remembered, now = _remembered, time.monotonic()
+    if remembered is not None and now - remembered[1] < CONTENT_FRESH_S:
+        return remembered[0]
+    version = version_of(KEY)
+    _remembered = (version, now)
+    return version
+
+
+def forget() -> None:
+    """Read the content version anew at the next request (the cache was cleared)."""
+    global _remembered
+    _remembered = None
 
 
 def bump(key: str = KEY) -> int:
+    global _remembered
     version = time.time_ns()
-    cache.set(key, version, None)
+    shared_cache().set(key, version, None)
+    if key == KEY:
+        _remembered = (version, time.monotonic())
     return version
 
 
 def version_of(key: str) -> int:
     """The version under ``key`` in the shared cache (see ``content_version``)."""
-    version = cache.get(key)
+    version = shared_cache().get(key)
     return bump(key) if version is None else version
 
 

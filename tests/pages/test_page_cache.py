@@ -122,3 +122,44 @@ def test_a_packed_page_with_any_fillings_is_the_page_itself():
         assert gzip.decompress(page.gzip(filling)) == filling.join(parts)
     with pytest.raises(ValueError):
         page.gzip(b"y" * 70_000)
+
+
+def test_a_kept_pages_token_is_masked_anew_and_its_form_posts(content):
+    """The cheap mask (games/content/visitor_token.py) is one Django accepts."""
+    visitor = Client(enforce_csrf_checks=True)
+    first = visitor.get("/en/")  # home: the play form
+    tokens = {TOKEN.search(visitor.get("/en/").content.decode()).group(1) for _ in range(5)}
+    assert len(tokens) == 5  # each answer masked anew: a compressed length says nothing
+    assert {_unmask_cipher_token(t) for t in tokens} == {visitor.cookies["csrftoken"].value}
+    token = TOKEN.search(first.content.decode()).group(1)
+    language = visitor.post("/i18n/setlang/", {"language": "ta", "next": "/en/", "csrfmiddlewaretoken": token})
+    assert language.status_code == 302 and language["Location"] == "/ta/"
+    forged = Client(enforce_csrf_checks=True)
+    forged.get("/en/")
+    refused = forged.post("/i18n/setlang/", {"language": "ta", "next": "/en/", "csrfmiddlewaretoken": token})
+    assert refused.status_code == 403  # another visitor's token is not theirs
+
+
+def test_a_visitor_with_the_cookie_is_not_sent_it_again_and_one_without_is(content):
+    visitor = Client()
+    first = visitor.get("/en/rules/")
+    assert "csrftoken" in first.cookies
+    again = visitor.get("/en/rules/")
+    assert again.status_code == 200 and "csrftoken" not in again.cookies
+    assert secret_of(again.content.decode()) == visitor.cookies["csrftoken"].value
+    visitor.cookies["csrftoken"] = "not-a-secret"  # a broken cookie gets a new one
+    mended = visitor.get("/en/rules/")
+    assert "csrftoken" in mended.cookies
+    assert secret_of(mended.content.decode()) == mended.cookies["csrftoken"].value
+
+
+def test_a_content_change_in_another_process_shows_within_a_second(content, client):
+    from django.core.cache import caches
+
+    from games.content import version
+
+    page = client.get("/en/rules/")
+    caches["default"].set(version.KEY, version.content_version() + 1, None)  # as another process bumps
+    assert client.get("/en/rules/", headers={"if-none-match": page["ETag"]}).status_code == 304
+    version._remembered = (version._remembered[0], version._remembered[1] - version.CONTENT_FRESH_S)
+    assert client.get("/en/rules/", headers={"if-none-match": page["ETag"]}).status_code == 200
