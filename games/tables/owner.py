@@ -49,6 +49,7 @@ from .device import DEVICE_SEATS_MAX
 from .idle import IdleWatch
 from .opener import OpenerStart
 from .stand_in import StandInTally, stand_in_mark
+from .step_writer import writer
 from .store import StoredTable
 
 __all__ = ["Outcome", "TableOwner"]
@@ -381,9 +382,7 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
             stored_action.update(stood_in)
             for e in events:
                 e["data"].update(stood_in)
-        await database_sync_to_async(store.step_append)(
-            self.stored.id, self.action_count, stored_action, events
-        )
+        await writer().append(self.stored.id, self.action_count, stored_action, events)
         self.state = step.state
         self.action_count += 1
         for tally in self._stood_in.values():

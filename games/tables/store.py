@@ -35,7 +35,7 @@ from games.tables.protocol import action_from_json, options_from_json, options_t
 from .changes import table_changed
 from .codes import new_code
 from .compiled import compiled
-from .lease import fence_check
+from .lease import LeaseLost, fence_check
 from .stand_in import STAND_IN_FOR, stood_in_seats
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "seats_replace",
     "stand_ins_load",
     "step_append",
+    "steps_append",
     "table_id",
     "table_insert",
     "idle_close",
@@ -319,15 +320,70 @@ def idle_close(table_id: int) -> None:
         changed(table_id)
 
 
+#: A step to store: table id, action index, the action, its numbered events.
+Step = tuple[int, int, dict, list[dict]]
+
+
 def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> None:
     """Store one accepted action and its numbered events (``seq``, ``data``, ``view``)."""
+    (error,) = steps_append([(table_id, index, action, events)])
+    if error is not None:
+        raise error
+
+
+def steps_append(steps: list[Step]) -> list[Exception | None]:
+    """Store the steps of several tables in one transaction (one commit, one insert of
+    the actions and one of the events: games.tables.step_writer), each table's fence
+    checked first; what went wrong for each step, None if it is stored. A step that
+    would fail the others (a refused fence, a broken constraint) is not stored, and
+    only it is told."""
+    errors: list[Exception | None] = [None] * len(steps)
+    try:
+        with transaction.atomic():
+            fenced = fences_checked(steps, errors)
+            steps_insert([step for i, step in enumerate(steps) if i in fenced])
+        return errors
+    except IntegrityError:
+        pass  # one step broke a constraint: store each in its own savepoint, to find it
+    errors = [None] * len(steps)
     with transaction.atomic():
-        fence_check(table_id)
-        TableAction.objects.create(table_id=table_id, index=index, data=action)
-        TableEvent.objects.bulk_create(
-            TableEvent(table_id=table_id, seq=e["seq"], data=e["data"], view=e["view"])
-            for e in events
-        )
+        fenced = fences_checked(steps, errors)  # again: in the transaction that writes
+        for i, step in enumerate(steps):
+            if i not in fenced:
+                continue
+            try:
+                with transaction.atomic():
+                    steps_insert([step])
+            except IntegrityError as error:
+                errors[i] = error
+    return errors
+
+
+def fences_checked(steps: list[Step], errors: list) -> set[int]:
+    """The indexes of ``steps`` whose table this process still owns (``fence_check``,
+    once a table); the others' errors set."""
+    lost: dict[int, Exception] = {}
+    for table in dict.fromkeys(step[0] for step in steps):
+        try:
+            fence_check(table)
+        except LeaseLost as error:
+            lost[table] = error
+    for i, step in enumerate(steps):
+        if step[0] in lost:
+            errors[i] = lost[step[0]]
+    return {i for i in range(len(steps)) if errors[i] is None}
+
+
+def steps_insert(steps: list[Step]) -> None:
+    TableAction.objects.bulk_create(
+        TableAction(table_id=table, index=index, data=action)
+        for table, index, action, _events in steps
+    )
+    TableEvent.objects.bulk_create(
+        TableEvent(table_id=table, seq=e["seq"], data=e["data"], view=e["view"])
+        for table, _index, _action, events in steps
+        for e in events
+    )
 
 
 def changed(table_id: int) -> None:

@@ -222,10 +222,16 @@ class Player:
         asyncio.ensure_future(self.send({"type": "turn"}))
 
     def call(self, kind: str, seen: int) -> None:
-        if not self.acting or kind in self.called_at:
+        if not self.acting or kind in self.called_at or self.out_now():
             return
         self.called_at[kind] = now()
         asyncio.ensure_future(self.send({"type": kind, "seen": max(seen, self.max_seq)}))
+
+    def out_now(self) -> bool:
+        """This player has no cards left on screen (lost them since the call was
+        planned): its Snap! button is gone, as a child's would be, so it does not call."""
+        out = (self.view or {}).get("out") or ()
+        return self.seat is not None and self.seat < len(out) and bool(out[self.seat])
 
     async def ping_regularly(self) -> None:
         await asyncio.sleep(random.uniform(0, PING_EVERY_S))
