@@ -11,6 +11,18 @@ another's one. A connection that would wait behind more than :data:`WAITING_PER_
 of its address's, or :data:`WAITING_MAX` in all, is closed at once (the client sees
 the connection reset and tries again: the Play page does, after a pause).
 
+New connections are also let in at most :data:`NEW_PER_SECOND` a second, in bursts of
+:data:`NEW_BURST` (a token bucket): 2,000 sockets opened at once kept the loop full
+for half a second, and the GIL with it, so the database thread that stores each
+table's step waited its turn at every call (moves 150 ms late); their hello timeouts
+then closed them all in the same half second. Spread, they cost a few per cent.
+
+When the loop is busy (its turn came more than :data:`BUSY_LAG_S` late: the tables,
+or the handshakes already let in, fill it), one connection is let in every
+:data:`BUSY_PAUSE_S` only, until it is quick again: a burst of sockets then costs the
+tables a fifth of the loop at most (a handshake takes about 2 ms), and is let in as
+fast as the loop allows once it has time.
+
 Behind a proxy every connection comes from the proxy's address: they still take turns
 with the tables, but not between people. :func:`install` (snapsite/asgi.py) puts this
 in front of daphne's HTTP factory; under another server it does nothing.
@@ -20,8 +32,12 @@ from __future__ import annotations
 
 import collections
 import logging
+import time
 
-__all__ = ["Admission", "install", "NEW_PER_TURN", "WAITING_MAX", "WAITING_PER_ADDRESS"]
+__all__ = [
+    "Admission", "install", "BUSY_LAG_S", "BUSY_PAUSE_S", "NEW_BURST", "NEW_PER_SECOND",
+    "NEW_PER_TURN", "WAITING_MAX", "WAITING_PER_ADDRESS",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -33,20 +49,42 @@ WAITING_PER_ADDRESS = 500
 #: Connections waiting to be read in all; more are closed at once
 #: (``CONNECTIONS_WAITING_MAX``).
 WAITING_MAX = 5000
+#: New connections read in a second, at most (``CONNECTIONS_NEW_PER_SECOND``).
+NEW_PER_SECOND = 200
+#: ...of which at most this many at once (``CONNECTIONS_NEW_BURST``).
+NEW_BURST = 40
+#: A turn of the loop this late is a busy loop (``CONNECTIONS_BUSY_LAG_MS``).
+BUSY_LAG_S = 0.005
+#: While the loop is busy, one new connection is read in this long
+#: (``CONNECTIONS_BUSY_PAUSE_MS``).
+BUSY_PAUSE_S = 0.010
 
 
 class Admission:
-    """Which new connections are read this turn, and which wait (``later``: run a
-    function at the next turn of the loop)."""
+    """Which new connections are read this turn, and which wait (``later(function,
+    delay)``: run a function at a turn of the loop ``delay`` seconds from now, 0: the
+    next; ``clock``: seconds, as the loop counts them)."""
 
     def __init__(self, later, per_turn=NEW_PER_TURN, per_address=WAITING_PER_ADDRESS,
-                 most=WAITING_MAX) -> None:  # fmt: skip
+                 most=WAITING_MAX, busy_lag=BUSY_LAG_S, busy_pause=BUSY_PAUSE_S,
+                 per_second=NEW_PER_SECOND, burst=NEW_BURST,
+                 clock=time.monotonic) -> None:  # fmt: skip
         self.later = later
         self.per_turn = per_turn
         self.per_address = per_address
         self.most = most
+        self.busy_lag = busy_lag
+        self.busy_pause = busy_pause
+        self.clock = clock
+        self.per_second = per_second
+        self.burst = burst
+        self.tokens = float(burst)  # connections that may be let in now
+        self.filled_at = clock()
+        self.allowance = per_turn  # this turn's: 1 while the loop is busy
+        self.busy_turns = 0  # turns found busy (for tests and the log)
         self.let_in_this_turn = 0
         self.turn_booked = False
+        self.booked_for = 0.0
         self.waiting: collections.OrderedDict[str, collections.deque] = (
             collections.OrderedDict()
         )  # address -> its transports, in order; the addresses take turns
@@ -55,7 +93,7 @@ class Admission:
 
     def arrived(self, transport, address: str) -> None:
         """A connection made: read it now, or pause it until its turn, or close it."""
-        if not self.count and self.let_in_this_turn < self.per_turn:
+        if not self.count and self.let_in_this_turn < self.allowance and self._take_token():
             self.let_in_this_turn += 1
             self._book_turn()
             return
@@ -73,16 +111,21 @@ class Admission:
         self.count += 1
         self._book_turn()
 
-    def _book_turn(self) -> None:
+    def _book_turn(self, delay: float = 0.0) -> None:
         if not self.turn_booked:
             self.turn_booked = True
-            self.later(self._next_turn)
+            self.booked_for = self.clock() + delay
+            self.later(self._next_turn, delay)
 
     def _next_turn(self) -> None:
-        """A new turn of the loop: the next few waiting connections are read."""
+        """A new turn of the loop: the next few waiting connections are read (one, if
+        the turn came late: the loop is busy)."""
         self.turn_booked = False
+        busy = self.clock() - self.booked_for > self.busy_lag
+        self.busy_turns += busy
+        self.allowance = 1 if busy else self.per_turn
         self.let_in_this_turn = 0
-        while self.count and self.let_in_this_turn < self.per_turn:
+        while self.count and self.let_in_this_turn < self.allowance and self._take_token():
             address, queue = next(iter(self.waiting.items()))
             transport = queue.popleft()
             self.count -= 1
@@ -91,6 +134,7 @@ class Admission:
             else:
                 del self.waiting[address]
             if getattr(transport, "disconnected", False):
+                self.tokens += 1  # gone while it waited: its place goes to the next
                 continue
             try:
                 transport.resumeProducing()
@@ -99,15 +143,33 @@ class Admission:
                 continue
             self.let_in_this_turn += 1
         if self.count or self.let_in_this_turn:
-            self._book_turn()
+            wait = self.busy_pause if busy else 0.0
+            if self.count and self.tokens < 1 - 1e-9:  # the second's connections are in
+                wait = max(wait, (1 - self.tokens) / self.per_second)
+            self._book_turn(wait)
+
+    def _take_token(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.filled_at) * self.per_second)
+        self.filled_at = now
+        if self.tokens < 1 - 1e-9:  # (a float's rounding is not a missing token)
+            return False
+        self.tokens -= 1
+        return True
 
 
-def _next_turn_of_the_reactor(function) -> None:
+def _later_in_the_reactor(function, delay: float) -> None:
     # Imported here: importing the reactor installs one, and daphne installs its own
     # (asyncio) when it starts, after the application is imported.
     from twisted.internet import reactor
 
-    reactor.callLater(0, function)
+    reactor.callLater(delay, function)
+
+
+def _reactor_seconds() -> float:
+    from twisted.internet import reactor
+
+    return reactor.seconds()
 
 
 def install() -> None:
@@ -121,10 +183,15 @@ def install() -> None:
     if getattr(HTTPFactory, "snap_admission", None) is not None:
         return
     admission = Admission(
-        _next_turn_of_the_reactor,
-        per_turn=getattr(settings, "CONNECTIONS_NEW_PER_TURN", NEW_PER_TURN),
-        per_address=getattr(settings, "CONNECTIONS_WAITING_PER_ADDRESS", WAITING_PER_ADDRESS),
-        most=getattr(settings, "CONNECTIONS_WAITING_MAX", WAITING_MAX),
+        _later_in_the_reactor,
+        per_turn=settings.CONNECTIONS_NEW_PER_TURN,
+        per_address=settings.CONNECTIONS_WAITING_PER_ADDRESS,
+        most=settings.CONNECTIONS_WAITING_MAX,
+        busy_lag=settings.CONNECTIONS_BUSY_LAG_MS / 1000,
+        busy_pause=settings.CONNECTIONS_BUSY_PAUSE_MS / 1000,
+        per_second=settings.CONNECTIONS_NEW_PER_SECOND,
+        burst=settings.CONNECTIONS_NEW_BURST,
+        clock=_reactor_seconds,
     )
     build = HTTPFactory.buildProtocol
 

@@ -11,6 +11,8 @@ import signal
 import socket
 import time
 
+import pytest
+
 from snapsite.admission import Admission
 
 from .test_table_daphne_restart import CREATE, free_port, site_with_table, start_daphne
@@ -42,7 +44,7 @@ class Loop:
     def __init__(self) -> None:
         self.booked: list = []
 
-    def later(self, function) -> None:
+    def later(self, function, delay: float = 0.0) -> None:
         self.booked.append(function)
 
     def turn(self) -> None:
@@ -115,6 +117,62 @@ def test_a_connection_that_fails_to_resume_does_not_hold_back_the_ones_behind_it
     b.resumeProducing = broken
     loop.turn()
     assert c.reading
+
+
+class TimedLoop:
+    """A loop with a clock the test moves: what is booked runs once it is due."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.booked: list[tuple[float, object]] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def later(self, function, delay: float = 0.0) -> None:
+        self.booked.append((self.now + delay, function))
+
+    def run(self, after: float = 0.0) -> None:
+        """Move the clock on by ``after`` seconds and run what is due."""
+        self.now += after
+        due = [f for at, f in self.booked if at <= self.now + 1e-9]
+        self.booked = [(at, f) for at, f in self.booked if at > self.now + 1e-9]
+        for function in due:
+            function()
+
+
+def test_no_more_connections_than_a_seconds_allowance_are_read_and_the_rest_follow_at_that_pace():
+    loop = TimedLoop()
+    admission = Admission(
+        loop.later, per_turn=100, per_address=1000, most=1000, per_second=10, burst=5,
+        clock=loop.clock,
+    )  # fmt: skip
+    burst = arrive(admission, "10.0.0.66", 30)
+    assert sum(t.reading for t in burst) == 5  # the burst's allowance, at once
+    loop.run()
+    assert sum(t.reading for t in burst) == 5 and loop.booked  # the next turn is booked later
+    assert loop.booked[0][0] == pytest.approx(0.1)  # when the next one may come
+    for _ in range(10):
+        loop.run(0.1)
+    assert sum(t.reading for t in burst) == 15  # ten a second
+    for _ in range(20):
+        loop.run(0.1)
+    assert all(t.reading for t in burst) and not any(t.aborted for t in burst)
+
+
+def test_while_the_loop_is_late_one_connection_is_read_each_pause_until_it_is_quick_again():
+    loop = TimedLoop()
+    admission = Admission(
+        loop.later, per_turn=4, per_address=1000, most=1000, busy_lag=0.005, busy_pause=0.01,
+        per_second=1000, burst=1000, clock=loop.clock,
+    )  # fmt: skip
+    burst = arrive(admission, "10.0.0.66", 20)
+    assert sum(t.reading for t in burst) == 4
+    loop.run(0.05)  # the loop's turn came 50 ms late: it is busy
+    assert sum(t.reading for t in burst) == 5 and admission.busy_turns == 1
+    assert loop.booked[0][0] == pytest.approx(0.06)  # one more in a pause
+    loop.run(0.01)  # on time now: four a turn again
+    assert sum(t.reading for t in burst) == 9
 
 
 def handshake(port: int, code: str) -> socket.socket:
