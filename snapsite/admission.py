@@ -14,8 +14,9 @@ the connection reset and tries again: the Play page does, after a pause).
 New connections are also let in at most :data:`NEW_PER_SECOND` a second, in bursts of
 :data:`NEW_BURST` (a token bucket): 2,000 sockets opened at once kept the loop full
 for half a second, and the GIL with it, so the database thread that stores each
-table's step waited its turn at every call (moves 150 ms late); their hello timeouts
-then closed them all in the same half second. Spread, they cost a few per cent.
+table's step waited for it at every call (moves 150 ms late, bench_abuse's idle
+phase); their hello timeouts then closed them all in the same half second. Spread,
+they cost a few per cent.
 
 When the loop is busy (its turn came more than :data:`BUSY_LAG_S` late: the tables,
 or the handshakes already let in, fill it), one connection is let in every

@@ -13,12 +13,11 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from games.play.routing import websocket_urlpatterns  # noqa: E402
 from games.play.ws_guard import ConnectionGuard  # noqa: E402
 from games.play.ws_origin import SameOriginValidator  # noqa: E402
-from snapsite import admission, autobahn_tuning, db_connections, gc_tuning, gil_tuning  # noqa: E402
+from snapsite import admission, autobahn_tuning, db_connections, gc_tuning  # noqa: E402
 
 db_connections.install()
 autobahn_tuning.install()
 admission.install()
-gil_tuning.tune()
 
 # The session's cookie only, read lazily: no user is looked up (Channels'
 # AuthMiddlewareStack reads the session and user from the database for every
