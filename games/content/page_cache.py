@@ -5,9 +5,9 @@ answered with 304 when the browser's copy is still right.
 Every page carries a CSRF token (the language switcher's form), which must never go
 from one visitor to another. So the cache keeps the page with a hole where each token
 was, and each response fills it with a freshly masked token of this visitor's own
-secret (masked anew each time, as Django masks: games.content.visitor_token; which is
-also what keeps a compressed page's length from leaking it: BREACH). The ETag hashes the cached page's key with this
-visitor's CSRF secret: a 304 always means "your copy, with your token, is right".
+secret (masked anew each time, as Django masks: games.content.visitor_token;
+which is also what keeps a compressed page's length from leaking it: BREACH). The
+ETag hashes the cached page's key with this visitor's CSRF secret: a 304 always means "your copy, with your token, is right".
 ``If-Modified-Since`` alone is not answered with 304, as a date cannot tell whose token
 a copy holds; ``Last-Modified`` is sent for information (the later of the last content
 change and this process's start: templates, translations and code are as of then).

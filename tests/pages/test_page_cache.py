@@ -132,11 +132,12 @@ def test_a_kept_pages_token_is_masked_anew_and_its_form_posts(content):
     assert len(tokens) == 5  # each answer masked anew: a compressed length says nothing
     assert {_unmask_cipher_token(t) for t in tokens} == {visitor.cookies["csrftoken"].value}
     token = TOKEN.search(first.content.decode()).group(1)
-    language = visitor.post("/i18n/setlang/", {"language": "ta", "next": "/en/", "csrfmiddlewaretoken": token})
+    form = {"language": "ta", "next": "/en/", "csrfmiddlewaretoken": token}
+    language = visitor.post("/i18n/setlang/", form)
     assert language.status_code == 302 and language["Location"] == "/ta/"
     forged = Client(enforce_csrf_checks=True)
     forged.get("/en/")
-    refused = forged.post("/i18n/setlang/", {"language": "ta", "next": "/en/", "csrfmiddlewaretoken": token})
+    refused = forged.post("/i18n/setlang/", form)
     assert refused.status_code == 403  # another visitor's token is not theirs
 
 
@@ -159,7 +160,7 @@ def test_a_content_change_in_another_process_shows_within_a_second(content, clie
     from games.content import version
 
     page = client.get("/en/rules/")
-    caches["default"].set(version.KEY, version.content_version() + 1, None)  # as another process bumps
+    caches["default"].set(version.KEY, version.content_version() + 1, None)  # another process
     assert client.get("/en/rules/", headers={"if-none-match": page["ETag"]}).status_code == 304
     version._remembered = (version._remembered[0], version._remembered[1] - version.CONTENT_FRESH_S)
     assert client.get("/en/rules/", headers={"if-none-match": page["ETag"]}).status_code == 200

@@ -31,7 +31,8 @@ def new_table() -> int:
 
 
 def a_step(table: int, index: int) -> tuple:
-    events = [{"seq": index + 1, "data": {"code": "card_turned", "n": index}, "view": {"seq": index + 1}}]
+    data = {"code": "card_turned", "n": index}
+    events = [{"seq": index + 1, "data": data, "view": {"seq": index + 1}}]
     return table, index, {"type": "turn", "seat": index % 2, "at_ms": index}, events
 
 

@@ -83,7 +83,8 @@ class Command(BaseCommand):
         prepare = (("load_content",), ("shell", "-c", STORE_GAME))
         with served(options["server"], settings="snapsite.bench_settings", prepare=prepare) as s:
             code = s.prepared[-1].strip().splitlines()[-1]
-            timing = {"clients": options["clients"], "seconds": options["seconds"] / options["rounds"]}
+            seconds = options["seconds"] / options["rounds"]
+            timing = {"clients": options["clients"], "seconds": seconds}
 
             def measure(path: str, conditional: bool = False) -> dict:
                 cpu_before = s.cpu_seconds()
@@ -116,9 +117,8 @@ class Command(BaseCommand):
             bare, full, revisit = page["bare"], page["full"], page["revisit"]
             ratio = round(full["rps"] / bare["rps"], 2) if bare["rps"] else None
             ratio_304 = round(revisit["rps"] / bare["rps"], 2) if bare["rps"] else None
-            cpu_ratio = (
-                round(bare["cpu_us"] / full["cpu_us"], 2) if bare["cpu_us"] and full["cpu_us"] else None
-            )
+            both = bare["cpu_us"] and full["cpu_us"]
+            cpu_ratio = round(bare["cpu_us"] / full["cpu_us"], 2) if both else None
             result["pages"][key] = {
                 "ratio": ratio, "rps": full["rps"], "bare_rps": bare["rps"],
                 "cpu_us": full["cpu_us"], "bare_cpu_us": bare["cpu_us"], "cpu_ratio": cpu_ratio,
