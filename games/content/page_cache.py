@@ -7,7 +7,8 @@ from one visitor to another. So the cache keeps the page with a hole where each 
 was, and each response fills it with a freshly masked token of this visitor's own
 secret (masked anew each time, as Django masks: games.content.visitor_token;
 which is also what keeps a compressed page's length from leaking it: BREACH). The
-ETag hashes the cached page's key with this visitor's CSRF secret: a 304 always means "your copy, with your token, is right".
+ETag hashes the cached page's key with this visitor's CSRF secret: a 304 always
+means "your copy, with your token, is right".
 ``If-Modified-Since`` alone is not answered with 304, as a date cannot tell whose token
 a copy holds; ``Last-Modified`` is sent for information (the later of the last content
 change and this process's start: templates, translations and code are as of then).
