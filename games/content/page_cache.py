@@ -30,13 +30,12 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import wraps
 
-from django.core.cache import caches
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_etags
 
 from games.content.packed_page import PackedPage
-from games.content.version import content_version
+from games.content.version import cache_handle, content_version
 from games.content.visitor_token import visitor_token
 
 TOKEN_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
@@ -90,16 +89,11 @@ class Groups:
 
 
 GROUPS = Groups()
-_handles = threading.local()
 
 
 def pages_cache():
-    """This thread's handle on the kept pages (``caches["pages"]`` makes a new one for
-    every request's context; every handle of a local-memory cache shares its store)."""
-    handle = getattr(_handles, "pages", None)
-    if handle is None:
-        handle = _handles.pages = caches.create_connection("pages")
-    return handle
+    """This thread's handle on the kept pages (``games.content.version.cache_handle``)."""
+    return cache_handle("pages")
 
 
 def drop(group: str) -> None:

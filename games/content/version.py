@@ -25,17 +25,24 @@ KEY = "snap:content-version"
 #: How long a process trusts the content version it last read (seconds).
 CONTENT_FRESH_S = 1.0
 
-_shared = threading.local()
+_handles = threading.local()
 _remembered: tuple[int, float] | None = None  # (version, read at: monotonic)
 
 
-def shared_cache():
-    """This thread's handle on the default cache, made once (``caches["default"]``
-    makes a new one for every request's context: for the file cache, a ``makedirs``)."""
-    handle = getattr(_shared, "cache", None)
+def cache_handle(alias: str):
+    """This thread's handle on cache ``alias``, made once (``caches[alias]`` makes a new
+    one for every request's context: for the file cache, a ``makedirs``; every handle
+    of a cache shares its store)."""
+    handle = getattr(_handles, alias, None)
     if handle is None:
-        handle = _shared.cache = caches.create_connection("default")
+        handle = caches.create_connection(alias)
+        setattr(_handles, alias, handle)
     return handle
+
+
+def shared_cache():
+    """This thread's handle on the default cache, which every process shares."""
+    return cache_handle("default")
 
 
 def content_version() -> int:

@@ -55,8 +55,6 @@ class StepWriter:
                 self.batches += 1
                 self.steps += len(batch)
                 for (_step, done), error in zip(batch, errors, strict=True):
-                    if done.done():
-                        continue
                     if error is None:
                         done.set_result(None)
                     else:

@@ -10,24 +10,13 @@ import asyncio
 import pytest
 from django.db import IntegrityError
 
-from games import tables
-from games.engine import Options
 from games.models import TableAction, TableEvent, TableLease
 from games.tables import lease, store
 from games.tables.step_writer import StepWriter
 
+from .test_table_leases import fresh_process, new_table  # noqa: F401 (an autouse fixture)
+
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fresh_process():
-    lease.held_forget()
-    yield
-    lease.held_forget()
-
-
-def new_table() -> int:
-    return store.table_id(tables.table_create(players=2, options=Options()))
 
 
 def a_step(table: int, index: int) -> tuple:
