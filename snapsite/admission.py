@@ -204,6 +204,10 @@ def install() -> None:
         address = getattr(addr, "host", "")
 
         def makeConnection(transport):
+            # called once: the class's method again, and this closure, which holds the
+            # protocol (through ``make``, its bound method), no longer held by it (a
+            # cycle left every closed connection's objects to the cycle collector)
+            del protocol.makeConnection
             make(transport)
             admission.arrived(transport, address)
 

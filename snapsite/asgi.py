@@ -13,10 +13,17 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from games.play.routing import websocket_urlpatterns  # noqa: E402
 from games.play.ws_guard import ConnectionGuard  # noqa: E402
 from games.play.ws_origin import SameOriginValidator  # noqa: E402
-from snapsite import admission, autobahn_tuning, db_connections, gc_tuning  # noqa: E402
+from snapsite import (  # noqa: E402
+    admission,
+    autobahn_tuning,
+    daphne_cycles,
+    db_connections,
+    gc_tuning,
+)
 
 db_connections.install()
 autobahn_tuning.install()
+daphne_cycles.install()
 admission.install()
 
 # The session's cookie only, read lazily: no user is looked up (Channels'
