@@ -1,4 +1,4 @@
-"""A closed WebSocket freed at once, not by Python's cycle collector (issue 19).
+"""A closed WebSocket freed at once, not by Python's cycle collector (issue 14).
 
 Under daphne each closed WebSocket left two reference cycles behind, and with them every
 object of the connection (autobahn's protocol and its buffers, the Twisted transport,

@@ -29,3 +29,7 @@ def test_the_served_site_freezes_its_start_up_objects_and_collects_less_often():
 
 def test_gc_freeze_0_keeps_pythons_defaults():
     assert started_site(GC_FREEZE="0") == ["False", "700"]
+
+
+def test_gc_young_threshold_sets_how_often_young_objects_are_collected():
+    assert started_site(GC_YOUNG_THRESHOLD="2000") == ["True", "2000"]
