@@ -13,13 +13,14 @@ their objects are freed (tracemalloc and the object counts are back where they w
 So when at least :data:`RELEASE_AFTER_CLOSED` connections have closed since the most
 that were open, :func:`release_freed_memory` runs once the closing has been quiet for
 :data:`QUIET_S` (at most :data:`MAX_WAIT_S` after the wave passed that count): the type
-cache is cleared, a full collection is made, and glibc's ``malloc_trim`` gives every
-free page back. With ``PYTHONMALLOC=malloc`` (README, "Running in production") nearly
-all of it comes back; with Python's own small-object allocator part of it stays in
-arenas that a few live objects still hold. A closed connection leaves no reference
-cycle (:mod:`snapsite.daphne_cycles`): its objects are freed as it closes, and the
-collection finds next to nothing (about 12 ms after 1,000 sockets, the walk of the
-objects alive; 140-290 ms while each closed socket left its cycles behind).
+cache is cleared and glibc's ``malloc_trim`` gives every free page back. With
+``PYTHONMALLOC=malloc`` (README, "Running in production") nearly all of it comes back;
+with Python's own small-object allocator part of it stays in arenas that a few live
+objects still hold. No collection is made: a closed connection leaves no reference
+cycle (:mod:`snapsite.daphne_cycles`), so its objects are freed as it closes, and a full
+collection would find next to nothing (3,000 objects after a wave of 1,000) while it
+walked every object alive: 140-200 ms with 1,000 sockets still open (bench_abuse's
+phase of every abuse at once), every table waiting.
 
 Memory freed outside such waves (a flood's frames, long catch-ups) is looked at every
 :data:`TRIM_EVERY_S`: when glibc keeps more than :data:`TRIM_ABOVE_BYTES` free, it is
@@ -29,7 +30,6 @@ given back (``malloc_trim`` alone, a few ms).
 from __future__ import annotations
 
 import ctypes
-import gc
 import logging
 import sys
 import time
@@ -117,17 +117,13 @@ def release_freed_memory() -> int:
     started = time.monotonic()
     if hasattr(sys, "_clear_type_cache"):
         sys._clear_type_cache()
-    gc.collect()
-    collected = time.monotonic()
     if _malloc_trim is not None:
         _malloc_trim(0)
     given = before - _rss_kb()
     log.info(
-        "gave back %d kB of freed memory in %.0f ms (collection %.0f ms, trim %.0f ms)",
+        "gave back %d kB of freed memory in %.0f ms",
         given,
         (time.monotonic() - started) * 1000,
-        (collected - started) * 1000,
-        (time.monotonic() - collected) * 1000,
     )
     return given
 

@@ -4,6 +4,7 @@ not after a few closes, and not once per close."""
 from __future__ import annotations
 
 import asyncio
+import gc
 
 from games.play import ws_memory
 from games.play.ws_memory import ConnectionCount, release_freed_memory
@@ -62,6 +63,15 @@ def test_releasing_freed_memory_gives_back_what_a_freed_heap_held():
     del garbage
     assert release_freed_memory() > 20_000  # kB
     assert len(keeper) == 1000
+
+
+def test_releasing_freed_memory_makes_no_collection_that_would_walk_every_live_object(
+    monkeypatch,
+):
+    collections = []
+    monkeypatch.setattr(gc, "collect", lambda *a: collections.append(a) or 0)
+    release_freed_memory()
+    assert collections == []
 
 
 def test_memory_kept_free_by_malloc_is_given_back_when_it_is_much_and_has_grown():
