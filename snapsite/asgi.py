@@ -2,9 +2,10 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+from snapsite.http_cycles import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snapsite.settings")
+# Django's ASGIHandler, whose requests leave no reference cycle (snapsite/http_cycles.py)
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -20,6 +20,13 @@ while the sockets were open walked them too.
   request is taken out of ``channel.requests`` (it is never read again there: the
   channel handles no more HTTP on that socket).
 
+A plain HTTP request (issue 14, pages: snapsite/http_cycles.py) left one more: Twisted
+parses a POST's ``Content-Type`` with ``email.message.EmailMessage``, whose header
+registry makes a new class for each header it parses (``type(...)``: a class and its
+``__mro__`` are a cycle), to fill ``request.args``, which daphne never reads (it hands
+the body to the application as it came). daphne's requests are made with
+``parsePOSTFormSubmission=False``: no parse, no class.
+
 (The third cycle, the handshake channel's ``makeConnection`` closure, was this site's
 own: :mod:`snapsite.admission`.) :func:`install` is called by snapsite/asgi.py; under
 another server it does nothing. tests/tables/test_ws_cycles.py checks that a closed
@@ -28,6 +35,8 @@ connection leaves no cycle.
 
 from __future__ import annotations
 
+import inspect
+
 __all__ = ["install"]
 
 
@@ -35,6 +44,7 @@ def install() -> None:
     try:
         from daphne.http_protocol import WebRequest
         from daphne.ws_protocol import WebSocketProtocol
+        from twisted.web import http
     except ImportError:  # not served by daphne
         return
     if getattr(WebSocketProtocol, "snap_cycles_broken", False):
@@ -62,6 +72,14 @@ def install() -> None:
                 requests.remove(self)
         return result
 
+    made = WebRequest.__init__
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("parsePOSTFormSubmission", False)  # (when Twisted has it)
+        made(self, *args, **kwargs)
+
     WebSocketProtocol.connectionLost = connectionLost
     WebRequest.process = process_then_let_go
+    if "parsePOSTFormSubmission" in inspect.signature(http.Request.__init__).parameters:
+        WebRequest.__init__ = __init__
     WebSocketProtocol.snap_cycles_broken = True

@@ -73,7 +73,8 @@ ROOT_URLCONF = "snapsite.urls"
 TEMPLATE_FACES = ("content", "learn", "play", "replay", "teach")
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        # Django's, with each page's context freed at once (snapsite/template_cycles.py)
+        "BACKEND": "snapsite.template_cycles.DjangoTemplates",
         # The site's own pages (base, home, 404, shared includes), then each face's
         # pages beside its code: games/<face>/templates/<face>/….
         "DIRS": [
