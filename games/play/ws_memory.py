@@ -13,14 +13,18 @@ their objects are freed (tracemalloc and the object counts are back where they w
 So when at least :data:`RELEASE_AFTER_CLOSED` connections have closed since the most
 that were open, :func:`release_freed_memory` runs once the closing has been quiet for
 :data:`QUIET_S` (at most :data:`MAX_WAIT_S` after the wave passed that count): the type
-cache is cleared and glibc's ``malloc_trim`` gives every free page back. With
-``PYTHONMALLOC=malloc`` (README, "Running in production") nearly all of it comes back;
-with Python's own small-object allocator part of it stays in arenas that a few live
-objects still hold. No collection is made: a closed connection leaves no reference
-cycle (:mod:`snapsite.daphne_cycles`), so its objects are freed as it closes, and a full
-collection would find next to nothing (3,000 objects after a wave of 1,000) while it
-walked every object alive: 140-200 ms with 1,000 sockets still open (bench_abuse's
-phase of every abuse at once), every table waiting.
+cache is cleared, a full collection is made (only once few connections are still
+open: :data:`COLLECT_AT_MOST_OPEN`), and glibc's ``malloc_trim`` gives every free page
+back. With ``PYTHONMALLOC=malloc`` (README, "Running in production") nearly all of it
+comes back; with Python's own small-object allocator part of it stays in arenas that a
+few live objects still hold. A closed connection leaves no reference cycle
+(:mod:`snapsite.daphne_cycles`), so the collection finds little garbage (3,000 objects
+after a wave of 1,000), but it also empties the interpreter's free lists, and without it
+the memory a minute after bench_abuse was 11-15 % above the start instead of 2-5 %.
+It walks every object alive, though: 140-200 ms with 1,000 sockets still open (a wave
+released halfway, every table waiting), about 12 ms once they have gone. So a release
+while more than :data:`COLLECT_AT_MOST_OPEN` connections are open only trims, and the
+rest of the wave, once closed, makes the next release.
 
 Memory freed outside such waves (a flood's frames, long catch-ups) is looked at every
 :data:`TRIM_EVERY_S`: when glibc keeps more than :data:`TRIM_ABOVE_BYTES` free, it is
@@ -30,6 +34,7 @@ given back (``malloc_trim`` alone, a few ms).
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import sys
 import time
@@ -38,6 +43,8 @@ __all__ = ["ConnectionCount", "release_freed_memory", "trim_if_much_is_free"]
 
 log = logging.getLogger(__name__)
 
+#: A release collects only when at most this many connections are open (see above).
+COLLECT_AT_MOST_OPEN = 300
 #: Connections closed since the peak that make a wave.
 RELEASE_AFTER_CLOSED = 200
 #: The release waits for this long without a close ...
@@ -111,19 +118,23 @@ def _rss_kb() -> int:
         return 0
 
 
-def release_freed_memory() -> int:
-    """Give the memory of freed objects back to the system; the kB given back."""
+def release_freed_memory(collect: bool = True) -> int:
+    """Give the memory of freed objects back to the system (after a full collection,
+    with ``collect``); the kB given back."""
     before = _rss_kb()
     started = time.monotonic()
     if hasattr(sys, "_clear_type_cache"):
         sys._clear_type_cache()
+    if collect:
+        gc.collect()
     if _malloc_trim is not None:
         _malloc_trim(0)
     given = before - _rss_kb()
     log.info(
-        "gave back %d kB of freed memory in %.0f ms",
+        "gave back %d kB of freed memory in %.0f ms (collected: %s)",
         given,
         (time.monotonic() - started) * 1000,
+        collect,
     )
     return given
 
@@ -171,5 +182,5 @@ class ConnectionCount:
         self._wave_at = None
         self.peak = self.open
         self.releases += 1
-        self._release()
+        self._release(collect=self.open <= COLLECT_AT_MOST_OPEN)
         self._trimmed_kb = _rss_kb()

@@ -16,7 +16,7 @@ def test_a_wave_of_closes_gives_memory_back_once_when_the_closing_is_quiet(monke
     released = []
 
     async def wave():
-        count = ConnectionCount(release=lambda: released.append(count.open))
+        count = ConnectionCount(release=lambda collect: released.append(count.open))
         loop = asyncio.get_running_loop()
         for _ in range(300):
             count.opened()
@@ -45,7 +45,7 @@ def test_a_long_wave_is_released_after_the_longest_wait(monkeypatch):
     released = []
 
     async def wave():
-        count = ConnectionCount(release=lambda: released.append(1))
+        count = ConnectionCount(release=lambda collect: released.append(1))
         loop = asyncio.get_running_loop()
         for _ in range(1000):
             count.opened()
@@ -65,13 +65,28 @@ def test_releasing_freed_memory_gives_back_what_a_freed_heap_held():
     assert len(keeper) == 1000
 
 
-def test_releasing_freed_memory_makes_no_collection_that_would_walk_every_live_object(
+def test_a_wave_released_while_many_are_still_open_is_collected_only_once_they_close(
     monkeypatch,
 ):
+    monkeypatch.setattr(ws_memory, "QUIET_S", 0.01)
     collections = []
     monkeypatch.setattr(gc, "collect", lambda *a: collections.append(a) or 0)
-    release_freed_memory()
-    assert collections == []
+
+    async def waves():
+        count = ConnectionCount()
+        loop = asyncio.get_running_loop()
+        for _ in range(1200):
+            count.opened()
+        for _ in range(250):  # 950 still open: a collection would walk them all
+            count.closed(loop)
+        await asyncio.sleep(0.05)
+        assert (count.releases, collections) == (1, [])
+        for _ in range(900):  # 50 open
+            count.closed(loop)
+        await asyncio.sleep(0.05)
+        assert (count.releases, len(collections)) == (2, 1)
+
+    run(waves())
 
 
 def test_memory_kept_free_by_malloc_is_given_back_when_it_is_much_and_has_grown():
