@@ -410,7 +410,8 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         self._stopped = True
         self._timers_cancel()
         for task in self._tasks:
-            task.cancel()
+            if not task.get_loop().is_closed():  # a closed loop's tasks run no more
+                task.cancel()
 
     def _timers_cancel(self, *, race: bool = True) -> None:
         """Cancel the computer players' plans, the stand-in and pace timers, and (with
