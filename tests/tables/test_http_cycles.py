@@ -12,14 +12,12 @@ collects with ``DEBUG_SAVEALL`` and reports what it found."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 
 from games.play.bench.browser import TOKEN, Browser
 
-from .test_table_daphne_restart import CREATE, ROOT, free_port, site_with_table
-from .test_ws_cycles import PROBE, garbage_found
+from .test_table_daphne_restart import CREATE, site_with_table
+from .test_ws_cycles import PROBE, garbage_found, probed_daphne
 
 #: The probe of test_ws_cycles.py, freeing what it found (a report shows only what was
 #: left since the one before) and leaving none of its own (``json.dump`` encodes with
@@ -32,33 +30,24 @@ FREEING_PROBE = PROBE.replace(
 def test_pages_leave_no_reference_cycle(tmp_path):
     assert "gc.collect()\n    with" in FREEING_PROBE and "json.dumps" in FREEING_PROBE
     env, _ = site_with_table(tmp_path, CREATE)
-    port = free_port()
-    report = tmp_path / "garbage.json"
-    (tmp_path / "probe.py").write_text(FREEING_PROBE)
-    log = open(tmp_path / "daphne.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, str(tmp_path / "probe.py"), str(report), "-b", "127.0.0.1",
-         "-p", str(port), "snapsite.asgi:application"],
-        env={**env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    browser = Browser(f"http://127.0.0.1:{port}/")
+    with probed_daphne(tmp_path, env, FREEING_PROBE) as (port, server, report):
+        browser = Browser(f"http://127.0.0.1:{port}/")
 
-    def practice() -> None:  # the lobby, then its practice form
-        status, _, page = browser.request("GET", "/en/play/")
-        assert status == 200
-        form = {"csrfmiddlewaretoken": TOKEN.search(page).group(1), "name": "Ann",
-                "computers": 2, "level_1": "beginner", "level_2": "steady"}  # fmt: skip
-        status, headers, _ = browser.request("POST", "/en/play/practice/", form)
-        assert status == 302, status
+        def practice() -> None:  # the lobby, then its practice form
+            status, _, page = browser.request("GET", "/en/play/")
+            assert status == 200
+            form = {"csrfmiddlewaretoken": TOKEN.search(page).group(1), "name": "Ann",
+                    "computers": 2, "level_1": "beginner", "level_2": "steady"}  # fmt: skip
+            status, headers, _ = browser.request("POST", "/en/play/practice/", form)
+            assert status == 302, status
 
-    def pages() -> None:
-        # (not a 404: asgiref's sync_to_async, called in Django's ``except`` block, raises
-        # the Http404 again in the thread, whose frame keeps it: a cycle not broken yet)
-        for path in ("/en/", "/en/rules/", "/en/play/"):
-            browser.request("GET", path)
-        practice()
+        def pages() -> None:
+            # (not a 404: asgiref's sync_to_async, called in Django's ``except`` block, raises
+            # the Http404 again in the thread, whose frame keeps it: a cycle not broken yet)
+            for path in ("/en/", "/en/rules/", "/en/play/"):
+                browser.request("GET", path)
+            practice()
 
-    try:
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -73,8 +62,4 @@ def test_pages_leave_no_reference_cycle(tmp_path):
             pages()
         time.sleep(0.5)
         found = garbage_found(server.pid, report)
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
-        log.close()
     assert found == {}, sorted(found.items())

@@ -10,12 +10,14 @@ found: every object it would have freed is in ``gc.garbage``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from .test_table_daphne_restart import CREATE, ROOT, free_port, site_with_table
@@ -62,6 +64,27 @@ def garbage_found(pid: int, report: Path) -> dict[str, int]:
     return json.loads(report.read_text())
 
 
+@contextlib.contextmanager
+def probed_daphne(tmp_path: Path, env: dict, probe: str = PROBE) -> Iterator[tuple]:
+    """daphne serving the site under ``probe`` on a free port: ``(port, pid, report)``,
+    stopped on leaving."""
+    port = free_port()
+    report = tmp_path / "garbage.json"
+    (tmp_path / "probe.py").write_text(probe)
+    log = open(tmp_path / "daphne.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, str(tmp_path / "probe.py"), str(report), "-b", "127.0.0.1",
+         "-p", str(port), "snapsite.asgi:application"],
+        env={**env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        yield port, server, report
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        log.close()
+
+
 def closes(client: WSClient) -> int | None:
     try:
         while True:
@@ -74,20 +97,13 @@ def closes(client: WSClient) -> int | None:
 
 def test_closed_websockets_leave_no_reference_cycle(tmp_path):
     env, code = site_with_table(tmp_path, CREATE, WS_HELLO_TIMEOUT_S="1")
-    port = free_port()
-    report = tmp_path / "garbage.json"
-    (tmp_path / "probe.py").write_text(PROBE)
-    log = open(tmp_path / "daphne.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, str(tmp_path / "probe.py"), str(report), "-b", "127.0.0.1",
-         "-p", str(port), "snapsite.asgi:application"],
-        env={**env, "PYTHONPATH": str(ROOT)}, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    with probed_daphne(tmp_path, env) as (port, server, report):
 
-    def connect() -> WSClient:
-        return WSClient("127.0.0.1", port, f"/ws/play/{code}/", origin=f"http://127.0.0.1:{port}")
+        def connect() -> WSClient:
+            return WSClient(
+                "127.0.0.1", port, f"/ws/play/{code}/", origin=f"http://127.0.0.1:{port}"
+            )
 
-    try:
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -113,9 +129,5 @@ def test_closed_websockets_leave_no_reference_cycle(tmp_path):
             client.close()
         time.sleep(2.5)  # daphne forgets a closed connection within a second or two
         found = garbage_found(server.pid, report)
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
-        log.close()
     left = {name: n for name, n in found.items() if name.startswith(CONNECTION_MODULES)}
     assert left == {}, left
