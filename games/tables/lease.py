@@ -109,13 +109,7 @@ def fence_check(table_id: int) -> None:
     """Inside a write transaction of an owner: raise :class:`LeaseLost` unless this
     process still holds ``table_id`` with the fence it took (no-op for a table it never
     took)."""
-    if table_id not in _held:
-        return
-    fence = _held[table_id]
-    if fence is None or not TableLease.objects.filter(table_id=table_id, fence=fence).update(
-        fence=F("fence")
-    ):
-        _held[table_id] = None
+    if table_id in fences_check([table_id]):
         raise LeaseLost(f"table {table_id}: another process owns it now")
 
 
