@@ -28,7 +28,9 @@ rest of the wave, once closed, makes the next release.
 
 Memory freed outside such waves (a flood's frames, long catch-ups) is looked at every
 :data:`TRIM_EVERY_S`: when glibc keeps more than :data:`TRIM_ABOVE_BYTES` free, it is
-given back (``malloc_trim`` alone, a few ms).
+given back (``malloc_trim`` alone, a few ms). The same regular look calls
+``ConnectionCount.regular_looks`` (``snapsite/asgi.py`` adds the hourly full collection
+of :mod:`snapsite.gc_tuning`).
 """
 
 from __future__ import annotations
@@ -152,6 +154,7 @@ class ConnectionCount:
         self._wave_at: float | None = None  # when the closes passed the count
         self._trimmer = None  # the regular look at what glibc keeps free
         self._trimmed_kb = 0  # the resident memory after the last trim
+        self.regular_looks: list = []  # also called every TRIM_EVERY_S
 
     def opened(self, loop=None) -> None:
         self.open += 1
@@ -160,6 +163,8 @@ class ConnectionCount:
             self._trimmer = loop.call_later(TRIM_EVERY_S, self._trim_regularly, loop)
 
     def _trim_regularly(self, loop) -> None:
+        for look in self.regular_looks:
+            look()
         after = trim_if_much_is_free(self._trimmed_kb)
         if after is not None:
             self._trimmed_kb = after

@@ -68,6 +68,9 @@ def test_a_short_run_measures_every_phase_with_nothing_lost_at_the_good_tables()
     assert abuse["resync_frames"] > 0
     assert abuse["idle_closed_4408"] >= 100  # the idle sockets are closed (hello timeout)
     assert result["baseline_mb"] > 0 and result["after_mb"] > 0
+    # the server on cores of its own, the clients on the others (2 cores or more)
+    assert result["pinned"] == (len(os.sched_getaffinity(0)) >= 2)
+    assert ("the server on core(s)" in lines[1]) == result["pinned"]
     assert not alive(pid)
 
 

@@ -97,8 +97,12 @@ def _short(frame) -> str:
 
 
 def report(trimmed: bool = False) -> dict:
+    frozen = gc.get_freeze_count()  # the served site freezes what survives (gc_tuning)
+    gc.unfreeze()
     gc.collect()
     counts = _object_counts()
+    if frozen:
+        gc.freeze()
     out: dict = {
         "rss_mb": _rss_mb(),
         "trimmed": trimmed,

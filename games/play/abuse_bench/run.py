@@ -15,7 +15,7 @@ from pathlib import Path
 from . import abusers
 from .apart import run_apart
 from .good import GoodTable
-from .server import rss_mb, served
+from .server import pin_apart, rss_mb, served
 
 
 def p99(values: list[float]) -> float:
@@ -56,12 +56,16 @@ async def bench(
     allocator: str = "malloc",
     server_log: str | None = None,
     good_turns: int = 1000,
+    pin: bool = True,
 ) -> dict:
     log_path = Path(server_log) if server_log else None
     report = Path(tempfile.mkdtemp(prefix="bench-abuse-probe-")) / "report.json"
     with served({"PYTHONMALLOC": allocator}, log_path=log_path, probe=report) as (port, pid):
         began = time.monotonic()
         say(f"daphne pid {pid} on 127.0.0.1:{port}")
+        pinned = pin_apart(pid) if pin else None
+        if pinned:
+            say(f"the server on core(s) {sorted(pinned[0])}, the clients on {sorted(pinned[1])}")
         # paced within the frame rate: each player sends one frame in 0.2 s at most
         long_game = GoodTable(port, 99, turn_limit=catch_up_turns, pause_s=0.1)
         async with asyncio.timeout(300):
@@ -74,7 +78,8 @@ async def bench(
         running = [asyncio.ensure_future(t.run()) for t in good]
         await asyncio.sleep(5)  # every table seated and moving
         counts = abusers.Counts()
-        result: dict = {"tables": tables, "phase_s": phase_s, "allocator": allocator}
+        result: dict = {"tables": tables, "phase_s": phase_s, "allocator": allocator,
+                        "pinned": bool(pinned)}  # fmt: skip
         result["phases"] = {}
 
         async def phase(name: str, *abuse: str) -> None:

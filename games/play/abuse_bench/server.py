@@ -92,6 +92,26 @@ def served(extra_env: dict | None = None, probe: Path | None = None, log_path: P
             log.close()
 
 
+def pin_apart(server_pid: int) -> tuple[set[int], set[int]] | None:
+    """The server on cores of its own, this process (and the abusers it starts) on the
+    others: (server's cores, clients' cores), or None on a machine of one core.
+
+    In life the players and an attacker are on machines of their own. On a benchmark
+    machine of 2 cores, the abusers' work (a flooder writing frames as fast as its
+    socket takes them, 1,000 handshakes) took the server's core in turns, and its
+    delay was counted as the server's."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        return None
+    half = len(cores) // 2
+    server, clients = set(cores[:half]), set(cores[half:])
+    for thread in os.listdir(f"/proc/{server_pid}/task"):
+        with contextlib.suppress(ProcessLookupError):
+            os.sched_setaffinity(int(thread), server)
+    os.sched_setaffinity(0, clients)
+    return server, clients
+
+
 def _die_with_parent(parent: int) -> None:
     """In the server's process, before daphne starts: the kernel sends it SIGTERM if
     the benchmark dies without stopping it (SIGKILL; Linux's ``PR_SET_PDEATHSIG``)."""
