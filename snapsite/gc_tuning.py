@@ -36,16 +36,12 @@ YOUNG_THRESHOLD = 2_000
 #: Seconds between full collections of everything, frozen objects included.
 THAW_EVERY_S = 3600.0
 
-_state = {"freezing": False, "thawed_at": 0.0, "thaw_every": THAW_EVERY_S, "thaws": 0}
-
-
-def _off(name: str, default: str) -> bool:
-    return os.environ.get(name, default).strip().lower() in {"0", "false", "no", "off"}
+_state = {"freezing": False, "thawed_at": 0.0, "thaw_every": THAW_EVERY_S}
 
 
 def tune() -> None:
     """Freeze start-up's objects, and every collection's survivors from now on."""
-    if _off("GC_FREEZE", "1"):
+    if os.environ.get("GC_FREEZE", "1").strip().lower() in {"0", "false", "no", "off"}:
         return
     gc.collect()
     gc.freeze()
@@ -74,20 +70,7 @@ def thaw_if_due(now: float | None = None) -> bool:
     now = time.monotonic() if now is None else now
     if not _state["freezing"] or every <= 0 or now - _state["thawed_at"] < every:
         return False
-    thaw()
+    gc.unfreeze()
+    gc.collect()  # _freeze_survivors freezes what is left
     _state["thawed_at"] = now
     return True
-
-
-def thaw() -> int:
-    """Unfreeze, collect everything, freeze again; the objects collected."""
-    gc.unfreeze()
-    collected = gc.collect()  # its callback freezes the survivors
-    gc.freeze()  # (also when the callback is not installed)
-    _state["thaws"] += 1
-    return collected
-
-
-def freezing() -> bool:
-    """Whether collections' survivors are frozen in this process."""
-    return _state["freezing"]
