@@ -24,10 +24,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, router, transaction
 from django.db.models import F, Q
 
 from games.models import TableLease
+
+from .step_db import DjangoDb, LoopSqlite
 
 #: How long a lease lasts after its last renewal, and how often a process renews.
 TTL_MS = 3000
@@ -113,31 +115,30 @@ def fence_check(table_id: int) -> None:
         raise LeaseLost(f"table {table_id}: another process owns it now")
 
 
-def fences_check(table_ids) -> set[int]:
+def fences_check(table_ids, db: DjangoDb | LoopSqlite | None = None) -> set[int]:
     """:func:`fence_check` for several tables in one statement (the step writer's group
     commit): the ids among ``table_ids`` that this process no longer holds, each marked
     lost. One ``UPDATE … RETURNING`` takes the row locks of every held table's lease, as
     :func:`fence_check` does for one, so a taker that commits first is seen here and one
-    that comes later waits for this transaction."""
+    that comes later waits for this transaction. ``db``: where the write transaction is
+    open (Django's connection in this thread unless given: games.tables.step_db)."""
     held = {t: _held[t] for t in dict.fromkeys(table_ids) if t in _held}
     if not held:
         return set()
     asked = [t for t, fence in held.items() if fence is not None]
     found: dict[int, int] = {}
     if asked:
-        connection = connections[router.db_for_write(TableLease)]
-        quote = connection.ops.quote_name
-        lease_table = quote(TableLease._meta.db_table)
-        column = quote(TableLease._meta.get_field("table").column)
-        fence = quote("fence")
+        db = db or DjangoDb(router.db_for_write(TableLease))
+        lease_table = db.quote(TableLease._meta.db_table)
+        column = db.quote(TableLease._meta.get_field("table").column)
+        fence = db.quote("fence")
         marks = ", ".join(["%s"] * len(asked))
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {lease_table} SET {fence} = {fence} WHERE {column} IN ({marks}) "
-                f"RETURNING {column}, {fence}",
-                asked,
-            )
-            found = dict(cursor.fetchall())
+        rows = db.fetchall(
+            f"UPDATE {lease_table} SET {fence} = {fence} WHERE {column} IN ({marks}) "
+            f"RETURNING {column}, {fence}",
+            asked,
+        )
+        found = dict(rows)
     lost = {t for t, fence in held.items() if fence is None or found.get(t) != fence}
     for t in lost:
         _held[t] = None

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, router, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -37,6 +37,7 @@ from .codes import new_code
 from .compiled import compiled
 from .lease import LeaseLost, fence_check, fences_check
 from .stand_in import STAND_IN_FOR, stood_in_seats
+from .step_db import DjangoDb, LoopSqlite
 
 __all__ = [
     "SeatInfo",
@@ -331,72 +332,72 @@ def step_append(table_id: int, index: int, action: dict, events: list[dict]) -> 
         raise error
 
 
-def steps_append(steps: list[Step]) -> list[Exception | None]:
+def steps_append(
+    steps: list[Step], db: DjangoDb | LoopSqlite | None = None
+) -> list[Exception | None]:
     """Store the steps of several tables in one transaction (one commit, one insert of
     the actions and one of the events: games.tables.step_writer), each table's fence
     checked first; what went wrong for each step, None if it is stored. A step that
     would fail the others (a refused fence, a broken constraint) is not stored, and
-    only it is told."""
+    only it is told. ``db``: Django's connection in this thread unless given
+    (games.tables.step_db)."""
+    db = db or DjangoDb(router.db_for_write(TableAction))
     errors: list[Exception | None] = [None] * len(steps)
     try:
-        with transaction.atomic():
-            fenced = fences_checked(steps, errors)
-            steps_insert([step for i, step in enumerate(steps) if i in fenced])
+        with db.atomic():
+            fenced = fences_checked(steps, errors, db)
+            steps_insert([step for i, step in enumerate(steps) if i in fenced], db)
         return errors
     except IntegrityError:
         pass  # one step broke a constraint: store each in its own savepoint, to find it
     errors = [None] * len(steps)
-    with transaction.atomic():
-        fenced = fences_checked(steps, errors)  # again: in the transaction that writes
+    with db.atomic():
+        fenced = fences_checked(steps, errors, db)  # again: in the transaction that writes
         for i, step in enumerate(steps):
             if i not in fenced:
                 continue
             try:
-                with transaction.atomic():
-                    steps_insert([step])
+                with db.atomic():
+                    steps_insert([step], db)
             except IntegrityError as error:
                 errors[i] = error
     return errors
 
 
-def fences_checked(steps: list[Step], errors: list) -> set[int]:
+def fences_checked(steps: list[Step], errors: list, db: DjangoDb | LoopSqlite) -> set[int]:
     """The indexes of ``steps`` whose table this process still owns (one
     ``fences_check`` for them all); the others' errors set."""
-    lost = fences_check(step[0] for step in steps)
+    lost = fences_check((step[0] for step in steps), db)
     for i, step in enumerate(steps):
         if step[0] in lost:
             errors[i] = LeaseLost(f"table {step[0]}: another process owns it now")
     return {i for i in range(len(steps)) if errors[i] is None}
 
 
-def steps_insert(steps: list[Step]) -> None:
+def steps_insert(steps: list[Step], db: DjangoDb | LoopSqlite) -> None:
     """Insert the steps' actions and events, each kind in one ``executemany``: the ORM's
     ``bulk_create`` made a model object of every row and compiled its query each time,
     most of the database thread's time at 250 tables (py-spy)."""
     if not steps:
         return
-    connection = connections[router.db_for_write(TableAction)]
-    adapt = connection.ops.adapt_json_value
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            _insert_sql(connection, TableAction, ("table", "index", "data")),
-            [(table, index, adapt(action, None)) for table, index, action, _events in steps],
-        )
-        cursor.executemany(
-            _insert_sql(connection, TableEvent, ("table", "seq", "data", "view")),
-            [
-                (table, e["seq"], adapt(e["data"], None), adapt(e["view"], None))
-                for table, _index, _action, events in steps
-                for e in events
-            ],
-        )
+    db.executemany(
+        _insert_sql(db, TableAction, ("table", "index", "data")),
+        [(table, index, db.json(action)) for table, index, action, _events in steps],
+    )
+    db.executemany(
+        _insert_sql(db, TableEvent, ("table", "seq", "data", "view")),
+        [
+            (table, e["seq"], db.json(e["data"]), db.json(e["view"]))
+            for table, _index, _action, events in steps
+            for e in events
+        ],
+    )
 
 
-def _insert_sql(connection, model, fields: tuple[str, ...]) -> str:
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(model._meta.get_field(f).column) for f in fields)
+def _insert_sql(db: DjangoDb | LoopSqlite, model, fields: tuple[str, ...]) -> str:
+    columns = ", ".join(db.quote(model._meta.get_field(f).column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+    return f"INSERT INTO {db.quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
 
 
 def changed(table_id: int) -> None:

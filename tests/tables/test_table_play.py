@@ -182,7 +182,7 @@ async def test_a_computer_player_stands_in_for_an_absent_player_until_they_retur
     ben = await player(code, "Ben")
     assert (await ana.recv())["type"] == "seats"  # Ben sat down
     await ben.close()
-    lost = await ana.recv(timeout=0.5)  # told at once, before any stand-in
+    lost = await ana.recv(timeout=2)  # told first, before any stand-in
     assert lost["type"] == "seats" and [s["lost"] for s in lost["seats"]] == [False, True]
     assert [s["away"] for s in lost["seats"]] == [False, False]
     away = await ana.recv(timeout=2)  # 100 ms later, a stand-in takes Ben's seat
