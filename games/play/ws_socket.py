@@ -18,7 +18,10 @@ which has no socket).
 
 from __future__ import annotations
 
-__all__ = ["READ_BYTES", "ServerSocket", "server_socket"]
+import contextlib
+import socket
+
+__all__ = ["READ_BYTES", "RECEIVE_BUFFER_BYTES", "ServerSocket", "server_socket"]
 
 #: The most bytes read from a daphne connection's socket at a time: about 40 of a
 #: flood's tiny frames, parsed in about a millisecond before the other sockets' turn
@@ -26,6 +29,19 @@ __all__ = ["READ_BYTES", "ServerSocket", "server_socket"]
 READ_BYTES = 1024
 #: How long a socket no longer read is kept after its sending half is shut.
 CLOSE_LINGER_S = 1.0
+#: The kernel's receive buffer of a WebSocket's socket (``SO_RCVBUF``; Linux doubles it
+#: for its own bookkeeping). Left to grow by itself (up to 6 MB), a flooding client
+#: filled it with tiny frames, and closing such a socket freed them all in the
+#: server's own ``close()``: 13-18 ms of the event loop for every flooder closed
+#: (bench_abuse, issue 14). A player sends a move of about 50 bytes at a time.
+RECEIVE_BUFFER_BYTES = 32 * 1024
+
+
+def _limit_receive_buffer(sock) -> None:
+    if sock is None:
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER_BYTES)
 
 
 class ServerSocket:
@@ -78,6 +94,8 @@ class _Twisted(ServerSocket):
             # frames) at a time stalled every table for tens of ms; a frame is at most
             # 1024 characters (4 kB of UTF-8, a few reads), a move about 50 bytes
             transport.bufferSize = READ_BYTES
+        if hasattr(transport, "getHandle"):
+            _limit_receive_buffer(transport.getHandle())
 
     def unsent_bytes(self) -> int:
         t = self.transport
@@ -115,6 +133,10 @@ class _Twisted(ServerSocket):
 
 class _Asyncio(ServerSocket):
     server = "uvicorn"
+
+    def __init__(self, transport) -> None:
+        super().__init__(transport)
+        _limit_receive_buffer(transport.get_extra_info("socket"))
 
     def unsent_bytes(self) -> int:
         return self.transport.get_write_buffer_size()

@@ -11,7 +11,7 @@ import socket
 import pytest
 from twisted.internet import protocol, tcp
 
-from games.play.ws_socket import READ_BYTES, _Twisted
+from games.play.ws_socket import READ_BYTES, RECEIVE_BUFFER_BYTES, _Twisted
 
 
 class _NoReactor:
@@ -84,3 +84,13 @@ def test_a_daphne_connection_reads_a_flood_a_kilobyte_at_a_time(sockets):
     while sum(reads) < 65536:
         assert connection.doRead() is None
     assert max(reads) <= READ_BYTES <= 1024  # Twisted reads 64 kB at a time by default
+
+
+def test_a_daphne_connection_keeps_a_small_receive_buffer_that_a_flood_cannot_grow(sockets):
+    """Closing a socket frees what its buffer holds in the server's own ``close()``:
+    Linux lets the buffer of a socket that is read grow to megabytes of a flood's
+    tiny frames, which took 13-18 ms of the event loop to close (bench_abuse)."""
+    served, _ = sockets
+    assert served.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) > 2 * RECEIVE_BUFFER_BYTES
+    _Twisted(connection_on(served))
+    assert served.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) == 2 * RECEIVE_BUFFER_BYTES
