@@ -45,6 +45,14 @@ due = gc_tuning.thaw_if_due(time.monotonic() + 3601)
 print(left_by_collections, early, due, gone() is None, gc.get_freeze_count() > 0)
 """
 
+#: bench_abuse's probe counts the served site's live objects, frozen ones included.
+PROBE_REPORT = """
+import gc, snapsite.asgi
+from games.play.abuse_bench import probe
+counted = probe.report()["objects"]
+print(counted > 20_000, gc.get_freeze_count() > 0)
+"""
+
 
 def started_site(probe: str = PROBE, **extra: str) -> list[str]:
     env = {"PATH": os.environ["PATH"], "DEBUG": "1", "DJANGO_SETTINGS_MODULE": "snapsite.settings",
@@ -85,3 +93,7 @@ def test_a_cycle_that_died_frozen_is_freed_by_the_hourly_full_collection():
 
 def test_gc_thaw_every_s_0_never_thaws():
     assert started_site(THAW, GC_THAW_EVERY_S="0")[:3] == ["True", "False", "False"]
+
+
+def test_bench_abuses_probe_counts_the_frozen_objects_too_and_leaves_them_frozen():
+    assert started_site(PROBE_REPORT) == ["True", "True"]

@@ -97,11 +97,12 @@ def _short(frame) -> str:
 
 
 def report(trimmed: bool = False) -> dict:
-    frozen = gc.get_freeze_count()  # the served site freezes what survives (gc_tuning)
+    freezing = gc.get_freeze_count() > 0  # the served site freezes what survives (gc_tuning)
     gc.unfreeze()
     gc.collect()
+    gc.unfreeze()  # gc_tuning's callback froze the survivors again: out of gc.get_objects()
     counts = _object_counts()
-    if frozen:
+    if freezing:
         gc.freeze()
     out: dict = {
         "rss_mb": _rss_mb(),
