@@ -83,6 +83,14 @@ def session_exists(session) -> bool:
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One client connection to one table."""
 
+    # Its state in slots, not in a dict of 30 keys (1.5 kB a connection: issue 18).
+    __slots__ = (
+        "attending", "base_send", "catch_up_budget", "channel_layer", "channel_name", "code",
+        "deliver", "device", "hello_deadline", "inbox_pending", "lag_ms", "lang",
+        "last_seq", "listening", "my_seats", "pinger", "present_seats", "round_trips",
+        "scope", "seat", "seats", "session_key", "stuck", "teacher", "telling",
+    )  # fmt: skip
+
     async def __call__(self, scope, receive, send) -> None:
         """Channels' consumer loop, without a channel on the layer: the table's messages
         come through :meth:`table_message` into the connection's one inbox (the guard's,
@@ -145,7 +153,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.present_seats: set[int] = set()  # the seats this connection counts for
         self.last_seq: int | None = None  # None until welcomed
         self.catch_up_budget = catch_up_budget(settings.WS_CATCH_UP_EVENTS_PER_MINUTE)
-        self.hello_deadline: asyncio.Task | None = None
+        self.hello_deadline: asyncio.TimerHandle | None = None  # until welcomed
         self.attending = False  # counted at the table once welcomed (idle tables pause)
         self.lag_ms = 0  # half the shortest of the last round trips measured
         self.round_trips: list[int] = []
@@ -155,21 +163,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.accept()  # the table is listened to at hello (send_welcome)
-        self.hello_deadline = asyncio.create_task(self.close_without_hello())
+        self.hello_deadline = asyncio.get_running_loop().call_later(
+            settings.WS_HELLO_TIMEOUT_S, self.close_without_hello
+        )  # a timer, not a task: a sleeping task a connection costs a kB (issue 18)
 
-    async def close_without_hello(self) -> None:
+    def close_without_hello(self) -> None:
         """A connection that has not said ``hello`` after ``WS_HELLO_TIMEOUT_S`` is closed."""
-        await asyncio.sleep(settings.WS_HELLO_TIMEOUT_S)
+        self.hello_deadline = None
         if self.last_seq is None:
-            await self.close(code=HELLO_TIMEOUT_CLOSE_CODE)
+            closing = asyncio.ensure_future(self.close(code=HELLO_TIMEOUT_CLOSE_CODE))
+            closing.add_done_callback(lambda task: task.cancelled() or task.exception())
 
     async def disconnect(self, close_code: int) -> None:
         try:
-            for task in (self.pinger, self.hello_deadline):
-                if task is not None:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+            if self.hello_deadline is not None:
+                self.hello_deadline.cancel()
+            if self.pinger is not None:
+                self.pinger.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self.pinger
             if self.listening:
                 await tables.table_unlisten(code=self.code, listener=self)
         finally:  # the seat's presence is given back whatever happened before
@@ -358,6 +370,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seat = welcome["seat"]
         self.device, self.my_seats = welcome["device"], welcome["my_seats"]
         self.last_seq = welcome["seq"]
+        if self.hello_deadline is not None:
+            self.hello_deadline.cancel()
+            self.hello_deadline = None
         self.seats = welcome["seats"]
         self.teacher = bool(welcome["class"] and welcome["class"]["teacher"])
         with translation.override(self.lang):

@@ -35,7 +35,6 @@ in-process test communicator through: it has no socket).
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import time
@@ -65,21 +64,56 @@ CLOSE_WRITE_S = 0.5
 _INBOX_SIZE = 64
 
 
+class _Inbox:
+    """The connection's inbox: messages in the order they came, for one reader.
+
+    An ``asyncio.Queue`` without what one reader does not need: it holds four deques
+    (its items, its getters, its putters and its ``join()`` event's waiters), about
+    3 kB a connection before anything is in it; this is a list and, while the reader
+    waits, one future (issue 18: memory per live table)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[dict] = []
+        self._waiter: asyncio.Future | None = None
+
+    def put_nowait(self, message: dict) -> None:
+        self._items.append(message)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> dict:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)  # a few at most (bounded: _INBOX_SIZE, INBOX_LIMIT)
+
+
 class _Connection:
     """One connection's frame budget, inbox and send check."""
+
+    __slots__ = (
+        "_receive", "_send", "socket", "inbox", "frames_waiting", "budget", "dropped",
+        "last_drop", "floods", "refusing", "close_sent", "closed",
+    )  # fmt: skip
 
     def __init__(self, receive, send, socket: ServerSocket | None) -> None:
         self._receive = receive
         self._send = send
         self.socket = socket
-        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.inbox = _Inbox()
         self.frames_waiting = 0  # frames in the inbox (the table's messages come there too)
         self.budget = frame_budget()
         self.dropped = 0  # frames dropped since the last one let through
         self.last_drop = float("-inf")
-        self.floods: collections.deque[float] = collections.deque()  # when each began
+        self.floods: list[float] = []  # when each flood began, over the last minute
         self.refusing = False  # flooded too long: no more frames are let through
-        self.close_sent = asyncio.Event()
+        self.close_sent: asyncio.Event | None = None  # made when refusing (read nothing until set)
         self.closed = False
         if socket is not None:
             socket.limit_buffer(settings.WS_SEND_BACKLOG_BYTES)
@@ -111,9 +145,8 @@ class _Connection:
         new_flood = now - self.last_drop >= FLOOD_QUIET_S
         self.last_drop = now
         if new_flood:
+            self.floods = [t for t in self.floods if t > now - FLOOD_WINDOW_S]
             self.floods.append(now)
-            while self.floods[0] <= now - FLOOD_WINDOW_S:
-                self.floods.popleft()
             self.inbox.put_nowait({"type": "websocket.flooded"})
             if len(self.floods) >= settings.WS_FLOOD_WARNINGS_PER_MINUTE:
                 self.refuse()
@@ -121,6 +154,7 @@ class _Connection:
             self.refuse()
 
     def refuse(self) -> None:
+        self.close_sent = asyncio.Event()
         self.refusing = True
         if self.socket is not None:
             self.socket.stop_reading()  # read nothing more from this socket
@@ -155,7 +189,8 @@ class _Connection:
                 try:
                     await self._send(message)
                 finally:
-                    self.close_sent.set()
+                    if self.close_sent is not None:
+                        self.close_sent.set()
                 return
             # a flooder: its socket is let go once the close frame is written, without
             # waiting for its answer (uvicorn's legacy protocol would wait for it)
