@@ -88,12 +88,13 @@ def lease_take(table_id: int, holder: str) -> int | None:
 def leases_renew(holder: str) -> dict[int, int]:
     """Renew every lease ``holder`` still has, in one statement; return them (table id
     -> fence). A table of ``_held`` missing here, or with another fence, is lost."""
+    before = dict(_held)  # a table taken meanwhile (on another thread) is judged next time
     now = wall_ms()
     with transaction.atomic():
         TableLease.objects.filter(holder=holder).update(expires_ms=now + TTL_MS)
         held = dict(TableLease.objects.filter(holder=holder).values_list("table_id", "fence"))
-    for table_id, fence in list(_held.items()):
-        if fence is not None and held.get(table_id) != fence:
+    for table_id, fence in before.items():
+        if fence is not None and held.get(table_id) != fence and _held.get(table_id) == fence:
             _held[table_id] = None
     return held
 

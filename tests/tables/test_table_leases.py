@@ -57,6 +57,23 @@ def test_renewing_keeps_a_lease_alive_and_tells_a_process_which_tables_it_lost()
     assert lease._held[lost] is None and lease._held[mine] == 1
 
 
+def test_a_table_taken_on_another_thread_while_renewing_is_not_counted_lost(monkeypatch):
+    mine, taken_meanwhile = new_table(), new_table()
+    lease.lease_take(mine, "process-a")
+    real_wall_ms = lease.wall_ms
+
+    def taken_during_the_renewal() -> int:
+        # the lease thread renews while the database thread takes another table: its
+        # fence is in _held, its row not yet committed where the renewal looks
+        lease._held[taken_meanwhile] = 1
+        return real_wall_ms()
+
+    monkeypatch.setattr(lease, "wall_ms", taken_during_the_renewal)
+    assert lease.leases_renew("process-a") == {mine: 1}
+    assert lease._held[taken_meanwhile] == 1  # judged at the next renewal, not lost now
+    assert lease._held[mine] == 1
+
+
 def test_writes_for_a_table_this_process_never_took_are_not_fenced():
     table = new_table()  # creating a table and seating its opener happen before any owner
     store.seat_bind(table, 0, "a-session", "Ana")
