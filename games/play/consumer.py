@@ -366,7 +366,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if not self.listening:  # before the snapshot: no event after it is missed
             self.listening = True
             await tables.table_listen(code=self.code, listener=self)
+        previous = self.last_seq
         welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
+        if previous is not None and welcome["seq"] > previous:
+            await self.send_missed(previous, welcome["seq"])
         self.seat = welcome["seat"]
         self.device, self.my_seats = welcome["device"], welcome["my_seats"]
         self.last_seq = welcome["seq"]
@@ -417,6 +420,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if number % CATCH_UP_SLICE == 0:
                 await asyncio.sleep(0)  # other tables' moves between the slices
         # events broadcast meanwhile are already numbered <= last_seq and are dropped
+
+    async def send_missed(self, since: int, until: int) -> None:
+        """Before a new welcome to a connection welcomed already (``join``, a start, a
+        reseat, another ``hello``): the events up to the new welcome's ``seq`` that it had
+        not been sent (they came while it waited for that welcome), so that a client
+        counting ``seq`` is sent every event once. Paid from the catch-up budget; beyond
+        it they are not sent (the welcome's view is the table after them)."""
+        if until - since > self.catch_up_budget.left():
+            return
+        events = await tables.table_events_since(code=self.code, since=since, limit=until - since)
+        self.catch_up_budget.take(len(events))
+        for event in events:
+            if event["seq"] > (self.last_seq or 0):
+                await self.send_event(event)
 
     def seat_lang(self, seat: int | None) -> str:
         """The language of a held seat's edge (a table on one device), else the

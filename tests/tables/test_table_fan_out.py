@@ -186,3 +186,23 @@ async def test_a_connection_waits_on_one_inbox_for_its_frames_and_its_tables_mes
     for client in (*clients, extra):
         await client.until("card_turned")
     await close_all((*clients, extra))
+
+
+async def test_a_second_welcome_is_preceded_by_the_events_that_came_while_it_was_made(monkeypatch):
+    code, clients = await four_players()
+    watcher = await connect(code)  # welcomed at seq 0
+    real_welcome = tables.table_welcome
+
+    async def welcome_while_a_card_is_turned(**kwargs):
+        if kwargs.get("session_key") is None:  # the watcher's second welcome
+            await clients[0].send(type="turn")
+            await clients[0].until("card_turned")
+        return await real_welcome(**kwargs)
+
+    monkeypatch.setattr(tables, "table_welcome", welcome_while_a_card_is_turned)
+    await watcher.send(type="hello")
+    frames = [await watcher.recv(), await watcher.recv()]
+    assert [(f["type"], f.get("seq")) for f in frames] == [("event", 1), ("welcome", 1)]
+    assert frames[0]["code"] == "card_turned"
+    assert await watcher.nothing()  # the card once, not again after the welcome
+    await close_all((*clients, watcher))
