@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from games.tables import lease, registry
 from tests.own_loop import run_in_own_loop as run
+
+# nothing is read (the lease read is replaced), but Channels' database thread checks
+# its connection before each call
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class AnsweringEndpoint:
