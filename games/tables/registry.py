@@ -294,14 +294,18 @@ async def _renew_forever(endpoint: Endpoint) -> None:
     (seconds under load), and a renewal that waited for them let this process's own
     leases expire (bench_tables --processes 2: 16-32 of 100 tables changed owner)."""
     taking_over: asyncio.Future | None = None
-    while True:
-        await asyncio.sleep(lease.RENEW_S)
-        try:
-            await _renew_leases(endpoint)
-        except Exception:  # a database hiccup: try again at the next beat
-            log.exception("renewing the table leases failed")
-        if taking_over is None or taking_over.done():
-            taking_over = asyncio.ensure_future(_take_over_quiet_tables())
+    try:
+        while True:
+            await asyncio.sleep(lease.RENEW_S)
+            try:
+                await _renew_leases(endpoint)
+            except Exception:  # a database hiccup: try again at the next beat
+                log.exception("renewing the table leases failed")
+            if taking_over is None or taking_over.done():
+                taking_over = asyncio.ensure_future(_take_over_quiet_tables())
+    finally:  # stopped (registry_drop): its takeover pass with it
+        if taking_over is not None:
+            taking_over.cancel()
 
 
 async def _renew_leases(endpoint: Endpoint) -> None:
