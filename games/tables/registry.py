@@ -25,7 +25,7 @@ from dataclasses import asdict, replace
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import close_old_connections, connections
+from django.db import connections
 
 from . import fan_out, lease, store
 from .fan_out import group_name
@@ -313,9 +313,9 @@ async def _renew_leases(endpoint: Endpoint) -> None:
         if connections["default"].vendor == "sqlite":
             await database_sync_to_async(lease.leases_renew)(endpoint.channel)
         else:
-            await asyncio.get_running_loop().run_in_executor(
-                _RENEWING, _renew_leases_now, endpoint.channel
-            )
+            await database_sync_to_async(
+                lease.leases_renew, thread_sensitive=False, executor=_RENEWING
+            )(endpoint.channel)
     for owner in list(_owners.values()):
         if not _holds(owner):
             log.warning("table %s: another process owns it now", owner.code)
@@ -332,16 +332,6 @@ async def _take_over_quiet_tables() -> None:
                     await _owner_or_lease(code)
     except Exception:  # a database hiccup: try again at the next beat
         log.exception("taking over the tables of a quiet process failed")
-
-
-def _renew_leases_now(holder: str) -> None:
-    """In the renewal thread: renew, on that thread's own kept connection (closed and
-    opened again if it broke, as Channels' database thread does)."""
-    close_old_connections()
-    try:
-        lease.leases_renew(holder)
-    finally:
-        close_old_connections()
 
 
 def registry_drop() -> None:
