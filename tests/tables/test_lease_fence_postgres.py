@@ -5,20 +5,15 @@ its own on a fresh PostgreSQL database."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 from tests.services.test_production_services import (  # noqa: F401 (a fixture)
     postgres_database,
 )
 
-pytestmark = pytest.mark.postgres
+from .postgres_script import run_on_postgres
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+pytestmark = pytest.mark.postgres
 
 RACE = r"""
 import json, threading, time
@@ -70,18 +65,7 @@ print(json.dumps({
 def test_a_takeover_waits_for_the_step_being_stored_and_then_refuses_the_old_owner(
     postgres_database,  # noqa: F811 (the fixture above)
 ):
-    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": postgres_database, "REDIS_URL": ""}
-    env["DJANGO_SETTINGS_MODULE"] = "snapsite.settings"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=env, check=True, timeout=120,
-    )  # fmt: skip
-    done = subprocess.run(
-        [sys.executable, "-c", RACE], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result = run_on_postgres(RACE, postgres_database)
     assert result["b_waited_for_a"]  # the row lock ordered the takeover after the step
     assert result["b_fence"] == result["a_fence"] + 1
     assert result["a_refused"] and result["actions"] == [0]  # A's later step: nothing stored

@@ -4,20 +4,15 @@ thread. Run in a process of its own on a fresh PostgreSQL database."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 from tests.services.test_production_services import (  # noqa: F401 (a fixture)
     postgres_database,
 )
 
-pytestmark = pytest.mark.postgres
+from .postgres_script import run_on_postgres
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+pytestmark = pytest.mark.postgres
 
 BUSY = r"""
 import asyncio, json, time
@@ -59,18 +54,7 @@ asyncio.run(main())
 def test_a_process_whose_database_thread_is_busy_keeps_renewing_its_leases(
     postgres_database,  # noqa: F811 (the fixture above)
 ):
-    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": postgres_database, "REDIS_URL": ""}
-    env["DJANGO_SETTINGS_MODULE"] = "snapsite.settings"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=env, check=True, timeout=120,
-    )  # fmt: skip
-    done = subprocess.run(
-        [sys.executable, "-c", BUSY], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result = run_on_postgres(BUSY, postgres_database)
     assert result["still_busy"]  # measured while the database thread was still held
     assert result["holder_is_us"] and result["held_here"] and result["owner_kept"]
     assert result["expires_in_ms"] > 1000  # renewed within the last second or two
