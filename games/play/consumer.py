@@ -407,8 +407,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _catch_up(self, since: int, *, asked: bool, welcomed: bool) -> None:
         affordable = self.catch_up_budget.left()
-        events = await tables.table_events_since(code=self.code, since=since, limit=affordable + 1)
-        if len(events) > affordable:
+        # events are numbered 1, 2, 3…: at least last_seq - since of them are after
+        # ``since``, so a catch-up the budget cannot cover is refused unread (a resync
+        # at 9 a second read up to 2,000 stored events each time to refuse them)
+        known_after = (self.last_seq or 0) - since
+        events = []
+        if known_after <= affordable:
+            events = await tables.table_events_since(
+                code=self.code, since=since, limit=affordable + 1
+            )
+        if known_after > affordable or len(events) > affordable:
             if asked:
                 await self.send_error("catch_up_limited")
             if not welcomed:

@@ -216,6 +216,30 @@ async def test_catch_up_is_priced_by_the_events_it_sends(settings):
     assert [(await again.recv())["seq"] for _ in range(seq)][-1] == seq
 
 
+async def test_a_catch_up_beyond_the_budget_is_refused_without_reading_storage(
+    settings, monkeypatch
+):
+    code, _ana = await long_table(12)
+    seq = (await connect(code)).welcome["seq"]
+    settings.WS_CATCH_UP_EVENTS_PER_MINUTE = seq - 2  # never the whole game at once
+    watcher = await connect(code)
+    reads = []
+    real_read = tables.table_events_since
+
+    async def counted_read(**kwargs):
+        reads.append(kwargs["since"])
+        return await real_read(**kwargs)
+
+    monkeypatch.setattr(tables, "table_events_since", counted_read)
+    await watcher.send(type="resync", since=0)
+    assert (await watcher.error())["code"] == "catch_up_limited"
+    assert (await watcher.recv())["type"] == "welcome"
+    assert reads == []  # refused by the numbers: the stored events were not read
+    await watcher.send(type="resync", since=seq - 3)  # within the budget: sent
+    assert [(await watcher.recv())["seq"] for _ in range(3)] == [seq - 2, seq - 1, seq]
+    assert reads == [seq - 3]
+
+
 async def test_a_server_whose_sockets_the_guards_cannot_reach_is_refused(settings, caplog):
     settings.WS_ALLOW_UNGUARDED_SERVER = False  # the test communicator has no socket
     code = await create(players=2, options=Options())
