@@ -233,6 +233,10 @@ WEBSOCKET_ORIGINS = [
 # The limits of one connection and of one person (docs/protocol.md, "Limits").
 WS_HELLO_TIMEOUT_S = float(os.environ.get("WS_HELLO_TIMEOUT_S", "10"))
 WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
+# After a close for flooding, the address's next WebSockets wait this long (doubled for
+# each flood close in a minute, at most WS_FLOOD_PENALTY_MAX_S; 0: no wait).
+WS_FLOOD_PENALTY_S = float(os.environ.get("WS_FLOOD_PENALTY_S", "1"))
+WS_FLOOD_PENALTY_MAX_S = float(os.environ.get("WS_FLOOD_PENALTY_MAX_S", "4"))
 WS_FLOOD_WARNINGS_PER_MINUTE = int(os.environ.get("WS_FLOOD_WARNINGS_PER_MINUTE", "3"))
 WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
 WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))

@@ -17,6 +17,9 @@
   frames already let through: it closes the connection with code 4429, and the socket
   is closed as soon as that close frame is written (the client's answer is not waited
   for, since nothing more is read).
+- **A flooder that comes back waits.** After a close for flooding, the address's next
+  WebSockets are served only after a wait that doubles with each flood close
+  (:mod:`games.play.ws_flood_penalty`).
 - **Memory comes back after a wave of closes** (:mod:`games.play.ws_memory`).
 - **One inbox a connection.** The frames let through wait in the connection's inbox,
   and so do the application's own messages (``scope["snap.deliver"]``: the table's
@@ -41,6 +44,7 @@ import time
 
 from django.conf import settings
 
+from .ws_flood_penalty import FloodPenalties
 from .ws_limits import frame_budget
 from .ws_memory import ConnectionCount
 from .ws_socket import ServerSocket, server_socket
@@ -57,6 +61,8 @@ FLOOD_QUIET_S = 1.0
 FLOOD_WINDOW_S = 60.0
 #: This process's WebSockets (memory is given back after a wave of closes).
 CONNECTIONS = ConnectionCount()
+#: Addresses whose WebSocket was closed for flooding (their next ones wait).
+PENALTIES = FloodPenalties()
 #: How long a flooder's close frame is given to be written before its socket is closed.
 CLOSE_WRITE_S = 0.5
 #: Frames let through but not yet read by the consumer: a few, since they are within
@@ -99,10 +105,13 @@ class _Connection:
 
     __slots__ = (
         "_receive", "_send", "socket", "inbox", "frames_waiting", "budget", "dropped",
-        "last_drop", "floods", "refusing", "close_sent", "closed",
+        "last_drop", "floods", "refusing", "close_sent", "closed", "address",
     )  # fmt: skip
 
-    def __init__(self, receive, send, socket: ServerSocket | None) -> None:
+    def __init__(
+        self, receive, send, socket: ServerSocket | None, address: str | None = None
+    ) -> None:
+        self.address = address  # the client's (a flooder's next connections wait)
         self._receive = receive
         self._send = send
         self.socket = socket
@@ -156,6 +165,10 @@ class _Connection:
     def refuse(self) -> None:
         self.close_sent = asyncio.Event()
         self.refusing = True
+        if self.address is not None:  # from now: it may come back before this one ends
+            PENALTIES.flooded(
+                self.address, settings.WS_FLOOD_PENALTY_S, settings.WS_FLOOD_PENALTY_MAX_S
+            )
         if self.socket is not None:
             self.socket.stop_reading()  # read nothing more from this socket
         self.inbox.put_nowait({"type": "websocket.flood_close"})
@@ -228,7 +241,16 @@ class ConnectionGuard:
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": 1011})
             return None
-        connection = _Connection(receive, send, socket)
+        address = (scope.get("client") or (None,))[0]
+        if address is not None:
+            wait = PENALTIES.wait_before(address, settings.WS_FLOOD_PENALTY_MAX_S)
+            if wait is None:  # its flooder's handshakes are queued beyond the longest wait
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close"})  # the handshake is refused
+                return None
+            if wait:
+                await asyncio.sleep(wait)  # unanswered: nothing is read meanwhile
+        connection = _Connection(receive, send, socket, address)
         pump = asyncio.ensure_future(connection.pump())
         CONNECTIONS.opened(asyncio.get_running_loop())
         try:

@@ -28,8 +28,11 @@ class WSClient:
         timeout: float = 10,
         receive_buffer: int | None = None,
         cookie: str = "",
+        source: str | None = None,
     ):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if source is not None:  # another loopback address: another person to the server
+            self.sock.bind((source, 0))
         if receive_buffer is not None:  # before connecting, so the window stays small
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.sock.settimeout(timeout)

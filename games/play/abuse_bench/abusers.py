@@ -7,6 +7,10 @@ import contextlib
 
 from .wire import Closed, Socket
 
+#: Each abuser connects from a loopback address of its own, as different people would
+#: (the server's per-address limits tell them apart); the good tables use 127.0.0.1.
+FLOODER, RESYNCER, SLEEPER, IDLER = "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"
+
 
 class Counts(dict):
     def add(self, key: str, n: int = 1) -> None:
@@ -18,7 +22,7 @@ async def flooder(port: int, code: str, counts: Counts) -> None:
     frame = None
     while True:
         try:
-            sock = await Socket.open(port, f"/ws/play/{code}/")
+            sock = await Socket.open(port, f"/ws/play/{code}/", source=FLOODER)
             frame = frame or sock.frame('{"type":"ping","t":1}')
             await sock.send({"type": "hello"})
             reader = asyncio.ensure_future(drain(sock, counts, "flood_closed"))
@@ -51,7 +55,7 @@ async def drain(sock: Socket, counts: Counts, closed_key: str) -> None:
 async def resyncer(port: int, code: str, counts: Counts) -> None:
     """``resync since=0`` 9 times a second (within the rate) on a finished table,
     reading everything it is sent."""
-    sock = await Socket.open(port, f"/ws/play/{code}/")
+    sock = await Socket.open(port, f"/ws/play/{code}/", source=RESYNCER)
     await sock.send({"type": "hello"})
 
     async def read() -> None:
@@ -76,7 +80,7 @@ async def sleeper(port: int, code: str, counts: Counts) -> None:
     twice a second; dropped, it comes back."""
     while True:
         try:
-            sock = await Socket.open(port, f"/ws/play/{code}/", receive_buffer=4096)
+            sock = await Socket.open(port, f"/ws/play/{code}/", receive_buffer=4096, source=SLEEPER)
             await sock.send({"type": "hello"})
             while True:
                 await sock.send({"type": "resync", "since": 0})
@@ -94,7 +98,7 @@ async def idle_sockets(port: int, code: str, counts: Counts, n: int = 1000) -> N
     async def one() -> None:
         async with gate:
             try:
-                sock = await Socket.open(port, f"/ws/play/{code}/")
+                sock = await Socket.open(port, f"/ws/play/{code}/", source=IDLER)
             except (Closed, OSError):
                 counts.add("idle_refused")
                 return

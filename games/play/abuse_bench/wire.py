@@ -32,9 +32,20 @@ class Socket:
 
     @classmethod
     async def open(
-        cls, port: int, path: str, cookie: str = "", receive_buffer: int | None = None
+        cls,
+        port: int,
+        path: str,
+        cookie: str = "",
+        receive_buffer: int | None = None,
+        source: str | None = None,
     ) -> Socket:
+        """``source``: the loopback address to connect from (127.0.0.x: another person
+        to the server; still to 127.0.0.1 only)."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if source is not None:
+            if not source.startswith("127."):
+                raise ValueError(f"the benchmark stays on the loopback, not {source}")
+            sock.bind((source, 0))
         if receive_buffer is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         sock.setblocking(False)
