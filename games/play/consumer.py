@@ -64,8 +64,11 @@ _NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "
 
 #: A long catch-up is sent this many events at a time, the other connections' work
 #: between (2,000 events in one go held the whole process for about 100 ms; a slice of
-#: 50 about 12 ms, 10 about 2.5 ms: bench_abuse's resync phase).
-CATCH_UP_SLICE = 10
+#: 50 about 12 ms, 10 about 2.5 ms). One: a move is several turns of the loop (its
+#: frame read, the table's step, each player's event), and each turn waited behind a
+#: slice: 10 a slice still made bench_abuse's resync phase 2-3 x "alone" (p99 9-16 ms
+#: against 4-5), one a slice left it as alone (3.9-4.8 ms).
+CATCH_UP_SLICE = 1
 
 #: At a table with lag compensation the server pings each connection this often.
 PING_EVERY_S = 10.0
@@ -159,13 +162,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.round_trips: list[int] = []
         self.pinger: asyncio.Task | None = None
         self.listening = False
-        if not await tables.table_exists(code=self.code):
-            await self.close(code=4404)
-            return
+        # accepted before the table is looked for: a close before the accept is an HTTP
+        # 403 to the browser (its close code 1006, never the 4404 that tells the Play
+        # page to stop trying), and the table's owner may be another process, busy: a
+        # handshake not answered within 5 s is dropped by daphne (bench_tables
+        # --processes 2: 30-130 a run)
         await self.accept()  # the table is listened to at hello (send_welcome)
         self.hello_deadline = asyncio.get_running_loop().call_later(
             settings.WS_HELLO_TIMEOUT_S, self.close_without_hello
         )  # a timer, not a task: a sleeping task a connection costs a kB (issue 18)
+        if not await tables.table_exists(code=self.code):
+            await self.close(code=4404)
 
     def close_without_hello(self) -> None:
         """A connection that has not said ``hello`` after ``WS_HELLO_TIMEOUT_S`` is closed."""
@@ -459,8 +466,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             for lang in dict.fromkeys(self.seat_lang(s) for s in self.my_seats):
                 with translation.override(lang):
                     frame["texts"][lang] = told_event(event, event_labels(self.seats, event))
-        await self.send_json(frame)
+        # counted sent before the send is awaited: meanwhile this connection's own task
+        # (a new welcome's missed events, a catch-up) must not send it again (a table's
+        # event told directly by the fan-out came twice: test_table_two_processes)
         self.last_seq = max(self.last_seq or 0, event["seq"])
+        await self.send_json(frame)
 
     async def send_error(self, code: str, *, seat: int | None = None) -> None:
         """An ``error`` frame; one answering a move that named ``seat`` carries it, with
@@ -507,14 +517,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "seats", "seats": seats, "started": message["started"]})
 
     async def table_reseat(self, message: dict) -> None:
-        """The teacher changed the seats: a new welcome (this connection's seat may have
-        changed or gone), then any event it had not been sent yet."""
+        """The teacher changed the seats (or started the class): a new welcome (this
+        connection's seat may have changed or gone), preceded by any event it had not
+        been sent yet (:meth:`send_missed`; a catch-up after the welcome sent those
+        events a second time)."""
         if self.last_seq is None:
             return
-        since = self.last_seq
         await self.send_welcome()
-        if self.last_seq > since:  # events applied meanwhile: sent too, in order
-            await self.catch_up(since, welcomed=True)
 
     async def table_control(self, message: dict) -> None:
         if self.last_seq is None:

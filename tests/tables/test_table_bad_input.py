@@ -174,7 +174,8 @@ async def test_flooding_is_answered_with_rate_limited_and_the_game_goes_on():
 async def test_an_unknown_table_or_a_foreign_origin_is_not_connected():
     comm = WebsocketCommunicator(application(), "/ws/play/ZZZZZZ/", headers=[ORIGIN, HOST])
     connected, _ = await comm.connect()
-    assert not connected
+    assert connected  # accepted, so that the close code reaches the browser: gone
+    assert await comm.receive_output(timeout=2) == {"type": "websocket.close", "code": 4404}
     code = await create(players=2, options=Options())
     comm = WebsocketCommunicator(
         application(), f"/ws/play/{code}/", headers=[(b"origin", b"http://evil.example"), HOST]

@@ -206,3 +206,22 @@ async def test_a_second_welcome_is_preceded_by_the_events_that_came_while_it_was
     assert frames[0]["code"] == "card_turned"
     assert await watcher.nothing()  # the card once, not again after the welcome
     await close_all((*clients, watcher))
+
+
+async def test_a_new_welcome_after_a_reseat_sends_the_events_made_meanwhile_once(monkeypatch):
+    code, clients = await four_players()
+    watcher = await connect(code)  # welcomed at seq 0
+    real_welcome = tables.table_welcome
+
+    async def welcome_while_a_card_is_turned(**kwargs):
+        if kwargs.get("session_key") is None:  # the watcher's welcome after the reseat
+            await clients[0].send(type="turn")
+            await clients[0].until("card_turned")
+        return await real_welcome(**kwargs)
+
+    monkeypatch.setattr(tables, "table_welcome", welcome_while_a_card_is_turned)
+    await fan_out.tell_here(code, {"type": "table.reseat"})  # as the teacher's start does
+    frames = [await watcher.recv(), await watcher.recv()]
+    assert [(f["type"], f.get("seq")) for f in frames] == [("event", 1), ("welcome", 1)]
+    assert await watcher.nothing()  # the card once (a catch-up after the welcome sent it again)
+    await close_all((*clients, watcher))
