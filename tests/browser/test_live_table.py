@@ -224,3 +224,25 @@ def test_on_a_wide_two_player_table_the_snap_pot_sits_beside_the_players(
     gap, width = page.evaluate(POT_GAP)
     assert 0 < gap < width / 10, (gap, width)
     context.close()
+
+
+def test_a_table_closed_while_nobody_was_there_is_told_gone_and_not_tried_again(
+    chromium, site_env, site_url, tmp_path
+):
+    from tests.browser.conftest import served  # site_url: the shared database is migrated
+
+    closing_soon = {**site_env, "TABLE_IDLE_PAUSE_S": "0.3", "TABLE_IDLE_CLOSE_S": "0.3"}
+    with served(closing_soon, tmp_path / "daphne.log") as url:
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        code = open_table(page, url, "en", "Ana", turn_timer=0)
+        page.goto("about:blank")  # Ana leaves: nobody is connected
+        time.sleep(3)  # paused after 0.3 s, closed 0.3 s later (its record kept)
+        sockets = []
+        page.on("websocket", lambda ws: sockets.append(ws))
+        page.goto(f"{url}/en/play/{code}/")
+        status = page.locator("#table-status")
+        status.filter(has_text="This table does not exist any more.").wait_for(timeout=10_000)
+        time.sleep(3)  # a page that retried would have opened another socket by now
+        assert len(sockets) == 1
+        context.close()
