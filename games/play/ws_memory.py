@@ -27,8 +27,8 @@ while more than :data:`COLLECT_AT_MOST_OPEN` connections are open only trims, an
 rest of the wave, once closed, makes the next release.
 
 Memory freed outside such waves (a flood's frames, long catch-ups) is looked at every
-:data:`TRIM_EVERY_S`: when glibc keeps more than :data:`TRIM_ABOVE_BYTES` free, it is
-given back (``malloc_trim`` alone, a few ms). The same regular look calls
+:data:`TRIM_EVERY_S`: when the resident memory has grown by :data:`TRIM_GROWN_KB` since,
+what glibc keeps free is given back (``malloc_trim`` alone, a few ms). The same regular look calls
 ``ConnectionCount.regular_looks`` (``snapsite/asgi.py`` adds the hourly full collection
 of :mod:`snapsite.gc_tuning`).
 """
@@ -41,7 +41,7 @@ import logging
 import sys
 import time
 
-__all__ = ["ConnectionCount", "release_freed_memory", "trim_if_much_is_free"]
+__all__ = ["ConnectionCount", "release_freed_memory", "trim_if_grown"]
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +54,10 @@ QUIET_S = 2.0
 #: ... but no longer than this after the wave passed RELEASE_AFTER_CLOSED.
 MAX_WAIT_S = 10.0
 
-#: Every this often, the free memory glibc keeps is looked at ...
+#: Every this often, the resident memory is looked at ...
 TRIM_EVERY_S = 30.0
-#: ... and given back (no collection: a few ms) when it is more than this and the
-#: resident memory has grown by TRIM_GROWN_KB since the last time.
-TRIM_ABOVE_BYTES = 16 * 2**20
+#: ... and what glibc keeps free is given back (no collection: a few ms) when it has
+#: grown by this much since the last time.
 TRIM_GROWN_KB = 4096
 
 try:
@@ -92,14 +91,16 @@ def free_kept_bytes() -> int | None:
     return None if info is None else info.fordblks
 
 
-def trim_if_much_is_free(since_kb: int = 0) -> int | None:
-    """Give back what glibc keeps free when that is more than TRIM_ABOVE_BYTES and the
-    resident memory has grown by TRIM_GROWN_KB since ``since_kb`` (memory freed outside
-    a wave of closes: a flood's frames, long catch-ups); the resident kB after, or None
-    when nothing was done. (A trimmed page still counts as free for ``mallinfo2``.)"""
-    free = free_kept_bytes()
+def trim_if_grown(since_kb: int = 0) -> int | None:
+    """Give back what glibc keeps free when the resident memory has grown by
+    TRIM_GROWN_KB since ``since_kb`` (memory freed outside a wave of closes: a flood's
+    frames, long catch-ups); the resident kB after, or None when nothing was done.
+
+    It does not first ask glibc how much it keeps free: ``mallinfo2`` walks the whole
+    heap, 4-7 ms in bench_abuse's server, more than the ``malloc_trim`` (about 3 ms) it
+    would have decided on, and every 30 s a stall the tables' moves waited behind."""
     rss = _rss_kb()
-    if free is None or free <= TRIM_ABOVE_BYTES or rss - since_kb < TRIM_GROWN_KB:
+    if _malloc_trim is None or rss - since_kb < TRIM_GROWN_KB:
         return None
     started = time.monotonic()
     _malloc_trim(0)
@@ -165,7 +166,7 @@ class ConnectionCount:
     def _trim_regularly(self, loop) -> None:
         for look in self.regular_looks:
             look()
-        after = trim_if_much_is_free(self._trimmed_kb)
+        after = trim_if_grown(self._trimmed_kb)
         if after is not None:
             self._trimmed_kb = after
         self._trimmer = loop.call_later(TRIM_EVERY_S, self._trim_regularly, loop)
