@@ -61,6 +61,13 @@ def test_a_short_run_measures_every_phase_with_nothing_lost_at_the_good_tables()
         "alone", "flood", "resync", "never-read", "idle-sockets", "all-at-once", "after",
     ]  # fmt: skip
     assert all(phase["moves"] > 0 for phase in result["phases"].values())
+    for phase in result["phases"].values():  # the slowest moves, each with its time of day
+        slowest = phase["slowest"]
+        assert 0 < len(slowest) <= 8 and [ms for ms, _ in slowest] == sorted(
+            ms for ms, _ in slowest
+        )
+        assert all(time.strptime(at.split(".")[0], "%H:%M:%S") for _, at in slowest)
+        assert max(ms for ms, _ in slowest) >= phase["p99_ms"] and phase["client_lag_ms"] >= 0
     assert result["lost"] == {"gaps": 0, "closed": 0, "unanswered": 0}
     assert result["answers"].get("card_turned", 0) > 0 and "" not in result["answers"]
     abuse = result["abuse"]
@@ -72,6 +79,22 @@ def test_a_short_run_measures_every_phase_with_nothing_lost_at_the_good_tables()
     assert result["pinned"] == (len(os.sched_getaffinity(0)) >= 2)
     assert ("the server on core(s)" in lines[1]) == result["pinned"]
     assert not alive(pid)
+
+
+def test_phases_runs_only_the_abuse_named_then_all_at_once_and_refuses_an_unknown_one():
+    bench = start(
+        "--tables", "1", "--phase-seconds", "2", "--idle", "50", "--settle-seconds", "0",
+        "--catch-up-turns", "20", "--phases", "flood,idle-sockets", WS_HELLO_TIMEOUT_S="1",
+    )  # fmt: skip
+    out, err = bench.communicate(timeout=300)
+    assert bench.returncode == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert list(result["phases"]) == ["alone", "flood", "idle-sockets", "all-at-once", "after"]
+    assert result["abuse"]["flood_closed_4429"] >= 1 and "resync_frames" not in result["abuse"]
+
+    refused = start("--phases", "flood,nap")
+    _, err = refused.communicate(timeout=60)
+    assert refused.returncode != 0 and "unknown nap" in err and "idle-sockets" in err
 
 
 def test_sigterm_stops_the_bench_and_its_server():

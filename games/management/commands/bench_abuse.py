@@ -4,9 +4,9 @@ connect; the server's memory; last line JSON (games/play/abuse_bench)."""
 
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from games.play.abuse_bench.run import Terminated, main
+from games.play.abuse_bench.run import ABUSE_PHASES, Terminated, main
 
 
 class Command(BaseCommand):
@@ -29,6 +29,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--catch-up-turns", type=int, default=200, help="the resynced game's length"
         )
+        parser.add_argument(
+            "--phases", default=",".join(ABUSE_PHASES),
+            help="the abuse phases to run, comma-separated (all at once follows when "
+            "there are several; the targets are judged on those run)",
+        )  # fmt: skip
         parser.add_argument("--server-log", help="keep the server's output in this file")
         parser.add_argument(
             "--allocator",
@@ -42,6 +47,13 @@ class Command(BaseCommand):
         self.stdout.flush()
 
     def handle(self, *args, **options) -> None:
+        phases = tuple(p for p in options["phases"].split(",") if p)
+        unknown = sorted(set(phases) - set(ABUSE_PHASES))
+        if unknown or not phases:
+            raise CommandError(
+                f"--phases: unknown {', '.join(unknown) or '(none given)'}; "
+                f"choose among {', '.join(ABUSE_PHASES)}"
+            )
         try:
             main(
                 tables=max(1, min(options["tables"], 50)),
@@ -52,6 +64,7 @@ class Command(BaseCommand):
                 allocator=options["allocator"],
                 server_log=options["server_log"],
                 pin=not options["no_pin"],
+                phases=phases,
                 say=self.say,
             )
         except (Terminated, KeyboardInterrupt) as stopped:

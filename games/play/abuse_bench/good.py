@@ -6,13 +6,18 @@ players once, in order ("nothing lost")."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 
 from .wire import Closed, Socket, cookie_header, http, open_table
 
 #: The pause between a table's moves: two children turning in turn, about one card a
-#: second at the table.
+#: second at the table ...
 MOVE_PAUSE_S = 1.0
+#: ... give or take this much, at random: children are not metronomes. (Without it the
+#: 20 tables, started together, kept moving in the same few milliseconds each second,
+#: and every p99 measured mostly how their moves queued behind each other.)
+MOVE_PAUSE_SPREAD_S = 0.25
 
 
 class Player:
@@ -96,6 +101,7 @@ class GoodTable:
         self.games = 0
         self.finished: list[str] = []
         self.stopping = False
+        self.pauses = random.Random(number)  # the same pauses run after run
 
     async def seat_pair(self) -> tuple[Player, Player, str]:
         opener_cookies: dict = {}
@@ -138,7 +144,8 @@ class GoodTable:
                     )  # fmt: skip
                 self.answers[mover.answer] = self.answers.get(mover.answer, 0) + 1
                 self.round_trips.append((sent, (time.monotonic() - sent) * 1000))
-                await asyncio.sleep(self.pause_s)
+                spread = min(MOVE_PAUSE_SPREAD_S, self.pause_s / 2)
+                await asyncio.sleep(self.pause_s + self.pauses.uniform(-spread, spread))
             await asyncio.sleep(0.3)  # the last events
             self.lost["gaps"] += a.gaps + b.gaps
             self.lost["closed"] += a.closed + b.closed

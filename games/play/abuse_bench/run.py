@@ -15,7 +15,11 @@ from pathlib import Path
 from . import abusers
 from .apart import run_apart
 from .good import GoodTable
+from .lag_watch import LagWatch
 from .server import pin_apart, rss_mb, served
+
+#: The abuse phases, each alone, in the order they run (then all at once).
+ABUSE_PHASES = ("flood", "resync", "never-read", "idle-sockets")
 
 
 def p99(values: list[float]) -> float:
@@ -38,6 +42,11 @@ async def look_inside(pid: int, report: Path) -> dict:
     return {}
 
 
+def _time_of_day(monotonic: float) -> str:
+    wall = time.time() - time.monotonic() + monotonic
+    return time.strftime("%H:%M:%S", time.localtime(wall)) + f"{wall % 1:.3f}"[1:]
+
+
 def _added(counts) -> dict:
     total: collections.Counter = collections.Counter()
     for c in counts:
@@ -57,6 +66,7 @@ async def bench(
     server_log: str | None = None,
     good_turns: int = 1000,
     pin: bool = True,
+    phases: tuple[str, ...] = ABUSE_PHASES,
 ) -> dict:
     log_path = Path(server_log) if server_log else None
     report = Path(tempfile.mkdtemp(prefix="bench-abuse-probe-")) / "report.json"
@@ -76,6 +86,8 @@ async def bench(
         # before and after the abuse (a finished table is kept in memory for 5 minutes)
         good = [GoodTable(port, n, turn_limit=good_turns, began=began) for n in range(tables)]
         running = [asyncio.ensure_future(t.run()) for t in good]
+        client_lag = LagWatch()
+        client_lag.start()
         await asyncio.sleep(5)  # every table seated and moving
         counts = abusers.Counts()
         result: dict = {"tables": tables, "phase_s": phase_s, "allocator": allocator,
@@ -106,24 +118,32 @@ async def bench(
             finally:
                 if child is not None and not child.done():
                     child.cancel()  # its process is killed (the bench is being stopped)
-            trips = [ms for t in good for at, ms in t.round_trips if start <= at < end]
+            timed = [(ms, at) for t in good for at, ms in t.round_trips if start <= at < end]
+            trips = [ms for ms, _ in timed]
             figures = {"p99_ms": p99(trips), "moves": len(trips), "rss_mb": round(rss_mb(pid), 1)}
+            # the slowest moves and when they were sent (the clock's time of day): what
+            # made them slow can be looked for in the server's log (--server-log)
+            figures["slowest"] = [[round(ms, 1), _time_of_day(at)] for ms, at in sorted(timed)[-8:]]
             result["phases"][name] = figures
             figures["from_s"] = round(start - began, 1)
+            figures["client_lag_ms"] = client_lag.longest_ms(start, end)
             say(f"{name:<12} p99 {figures['p99_ms']:>7} ms  moves {len(trips):>5}  "
-                f"server {figures['rss_mb']} MB  from {figures['from_s']} s")  # fmt: skip
+                f"server {figures['rss_mb']} MB  from {figures['from_s']} s  "
+                f"client's longest delay {figures['client_lag_ms']} ms")  # fmt: skip
 
         baseline_mb = rss_mb(pid)
         probed = {"baseline": await look_inside(pid, report)}
         await phase("alone")
-        for name in ("flood", "resync", "never-read", "idle-sockets"):
+        for name in phases:
             await phase(name, name)
-        await phase("all-at-once", "flood", "resync", "never-read", "idle-sockets")
+        if len(phases) > 1:
+            await phase("all-at-once", *phases)
         peak_mb = max(f["rss_mb"] for f in result["phases"].values())
         await asyncio.sleep(settle_s)
         await phase("after")
         after_mb = rss_mb(pid)
         probed["after"] = await look_inside(pid, report)
+        client_lag.stop()
         for t in good:
             t.stopping = True
         await asyncio.wait(running, timeout=15)
