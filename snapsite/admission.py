@@ -18,13 +18,6 @@ table's step waited for it at every call (moves 150 ms late, bench_abuse's idle
 phase); their hello timeouts then closed them all in the same half second. Spread,
 they cost a few per cent.
 
-Accepting is paced too: twisted accepts up to 100 waiting connections in one read of
-the listening socket (more after a full one), about 0.2 ms each (a transport, daphne's
-protocol, this queue): 12-18 ms in one callback when 50-100 sockets came at once
-(bench_abuse's idle phase, the moves waiting behind it). At most
-:data:`ACCEPTS_PER_TURN` are accepted a turn; the rest wait in the kernel's accept
-queue for the next turns.
-
 When the loop is busy (its turn came more than :data:`BUSY_LAG_S` late: the tables,
 or the handshakes already let in, fill it), one connection is let in every
 :data:`BUSY_PAUSE_S` only, until it is quick again: a burst of sockets then costs the
@@ -43,16 +36,14 @@ import logging
 import time
 
 __all__ = [
-    "ACCEPTS_PER_TURN", "Admission", "install", "pace_accepts", "BUSY_LAG_S", "BUSY_PAUSE_S",
-    "NEW_BURST", "NEW_PER_SECOND", "NEW_PER_TURN", "WAITING_MAX", "WAITING_PER_ADDRESS",
+    "Admission", "install", "BUSY_LAG_S", "BUSY_PAUSE_S", "NEW_BURST", "NEW_PER_SECOND",
+    "NEW_PER_TURN", "WAITING_MAX", "WAITING_PER_ADDRESS",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
 #: New connections read in one turn of the loop (``CONNECTIONS_NEW_PER_TURN``).
-NEW_PER_TURN = 2
-#: Connections accepted in one turn of the loop (twisted: up to 100, and growing).
-ACCEPTS_PER_TURN = 4
+NEW_PER_TURN = 4
 #: Connections of one address waiting to be read; more are closed at once
 #: (``CONNECTIONS_WAITING_PER_ADDRESS``).
 WAITING_PER_ADDRESS = 500
@@ -61,13 +52,8 @@ WAITING_PER_ADDRESS = 500
 WAITING_MAX = 5000
 #: New connections read in a second, at most (``CONNECTIONS_NEW_PER_SECOND``).
 NEW_PER_SECOND = 200
-#: ...of which at most this many at once (``CONNECTIONS_NEW_BURST``). Until 2026-12-04
-#: 40, four a turn: each of a move's steps (its frame read, the table's step, each
-#: player's event) is a turn of the loop, and each turn could carry four handshakes.
-#: Now 8, two a turn (measured only together with :data:`ACCEPTS_PER_TURN`, which
-#: removed bench_abuse's 11-31 ms moves at its idle phase's start; 8 alone did not). A
-#: class of 30 connecting at once is let in within about 0.12 s.
-NEW_BURST = 8
+#: ...of which at most this many at once (``CONNECTIONS_NEW_BURST``).
+NEW_BURST = 40
 #: A turn of the loop this late is a busy loop (``CONNECTIONS_BUSY_LAG_MS``).
 BUSY_LAG_S = 0.005
 #: While the loop is busy, one new connection is read in this long
@@ -230,21 +216,3 @@ def install() -> None:
 
     HTTPFactory.buildProtocol = buildProtocol
     HTTPFactory.snap_admission = admission
-    pace_accepts()
-
-
-def pace_accepts(most: int = ACCEPTS_PER_TURN) -> None:
-    """At most ``most`` connections accepted in each read of a twisted listening port
-    (see the module docstring); once."""
-    from twisted.internet import tcp
-
-    if getattr(tcp.Port, "snap_accepts_per_turn", None) is not None:
-        return
-    read = tcp.Port.doRead
-
-    def doRead(self):
-        self.numberAccepts = min(self.numberAccepts, most)
-        return read(self)
-
-    tcp.Port.doRead = doRead
-    tcp.Port.snap_accepts_per_turn = most

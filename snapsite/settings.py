@@ -244,11 +244,11 @@ WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
 # (snapsite/admission.py), at most CONNECTIONS_NEW_PER_SECOND (bursts of
 # CONNECTIONS_NEW_BURST); beyond these many waiting, closed at once; while the loop's
 # turns come CONNECTIONS_BUSY_LAG_MS late, one let in each CONNECTIONS_BUSY_PAUSE_MS.
-CONNECTIONS_NEW_PER_TURN = int(os.environ.get("CONNECTIONS_NEW_PER_TURN", "2"))
+CONNECTIONS_NEW_PER_TURN = int(os.environ.get("CONNECTIONS_NEW_PER_TURN", "4"))
 CONNECTIONS_WAITING_PER_ADDRESS = int(os.environ.get("CONNECTIONS_WAITING_PER_ADDRESS", "500"))
 CONNECTIONS_WAITING_MAX = int(os.environ.get("CONNECTIONS_WAITING_MAX", "5000"))
 CONNECTIONS_NEW_PER_SECOND = float(os.environ.get("CONNECTIONS_NEW_PER_SECOND", "200"))
-CONNECTIONS_NEW_BURST = int(os.environ.get("CONNECTIONS_NEW_BURST", "8"))
+CONNECTIONS_NEW_BURST = int(os.environ.get("CONNECTIONS_NEW_BURST", "40"))
 CONNECTIONS_BUSY_LAG_MS = float(os.environ.get("CONNECTIONS_BUSY_LAG_MS", "5"))
 CONNECTIONS_BUSY_PAUSE_MS = float(os.environ.get("CONNECTIONS_BUSY_PAUSE_MS", "10"))
 # A server whose sockets the guards cannot reach (games/play/ws_socket.py) is refused.

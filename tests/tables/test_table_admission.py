@@ -62,8 +62,7 @@ def arrive(admission: Admission, address: str, n: int) -> list[Transport]:
 
 def test_a_few_new_connections_are_read_a_turn_and_the_rest_wait_unread():
     loop = Loop()
-    # (a burst within the rate's: this is about the turns)
-    admission = Admission(loop.later, per_turn=3, per_address=100, most=1000, burst=100)
+    admission = Admission(loop.later, per_turn=3, per_address=100, most=1000)
     burst = arrive(admission, "10.0.0.1", 10)
     assert [t.reading for t in burst] == [True] * 3 + [False] * 7
     loop.turn()
@@ -225,53 +224,3 @@ def test_daphne_reads_a_burst_a_few_at_a_time_and_closes_what_passes_the_limit(t
     while "new connections refused" not in (tmp_path / "daphne.log").read_text():
         assert time.monotonic() < deadline, (tmp_path / "daphne.log").read_text()
         time.sleep(0.1)
-
-
-class _Reactor:
-    """What a twisted listening port and its transports ask of a reactor, doing nothing
-    (the test calls the port's read itself)."""
-
-    def addReader(self, reader) -> None:  # noqa: N802 (Twisted's names)
-        pass
-
-    def removeReader(self, reader) -> None:  # noqa: N802
-        pass
-
-    def addWriter(self, writer) -> None:  # noqa: N802
-        pass
-
-    def removeWriter(self, writer) -> None:  # noqa: N802
-        pass
-
-
-def test_a_listening_port_accepts_a_few_waiting_connections_each_turn():
-    from twisted.internet import protocol, tcp
-
-    from snapsite.admission import ACCEPTS_PER_TURN, pace_accepts
-
-    pace_accepts()
-    made: list = []
-
-    class Counted(protocol.Protocol):
-        def connectionMade(self) -> None:  # noqa: N802
-            made.append(self)
-
-    port = tcp.Port(0, protocol.Factory.forProtocol(Counted), 50, "127.0.0.1", _Reactor())
-    port.startListening()
-    clients = [socket.create_connection(("127.0.0.1", port.getHost().port)) for _ in range(30)]
-    try:
-        time.sleep(0.1)  # every handshake done by the kernel: all 30 wait to be accepted
-        port.doRead()
-        assert len(made) == ACCEPTS_PER_TURN  # twisted alone: all 30 in this one call
-        port.doRead()
-        assert len(made) == 2 * ACCEPTS_PER_TURN
-        while len(made) < 30:
-            port.doRead()
-        port.doRead()  # none left: nothing more, no error
-        assert len(made) == 30
-    finally:
-        for client in clients:
-            client.close()
-        for made_protocol in made:
-            made_protocol.transport.socket.close()
-        port.socket.close()
