@@ -85,12 +85,6 @@ def heap_info() -> _Mallinfo2 | None:
     return _libc.mallinfo2()
 
 
-def free_kept_bytes() -> int | None:
-    """The bytes glibc's heap holds free; None if it cannot say."""
-    info = heap_info()
-    return None if info is None else info.fordblks
-
-
 def trim_if_grown(since_kb: int = 0) -> int | None:
     """Give back what glibc keeps free when the resident memory has grown by
     TRIM_GROWN_KB since ``since_kb`` (memory freed outside a wave of closes: a flood's
