@@ -13,13 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import abusers
-from .apart import run_apart
+from .apart import ABUSERS, run_apart
 from .good import GoodTable
 from .lag_watch import LagWatch
 from .server import pin_apart, rss_mb, served
 
 #: The abuse phases, each alone, in the order they run (then all at once).
-ABUSE_PHASES = ("flood", "resync", "never-read", "idle-sockets")
+ABUSE_PHASES = tuple(ABUSERS)
 
 
 def p99(values: list[float]) -> float:
