@@ -125,10 +125,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis over publish/subscribe: a message is one PUBLISH
+            "BACKEND": "snapsite.redis_layer.BoundedPubSubChannelLayer",
             # each process has one channel (games.tables.forwarding): every table's
-            # events relayed to it and every call forwarded to it wait there, so it
-            # holds far more than the default 100 a connection's channel needed
+            # events relayed to it and every call forwarded to it wait there
             "CONFIG": {"hosts": [REDIS_URL], "capacity": 5000},
         }
     }

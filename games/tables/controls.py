@@ -95,6 +95,7 @@ class ClassControls:
         table opened from the lobby, ``start`` is the opener's (:mod:`.opener`)."""
         async with self._lock:
             if self._stopped:
+                self.raise_if_lost()
                 return "no_table"
             if not self.stored.is_class and message["type"] == "start":
                 return await self.start_now() if self.is_opener(session_key) else "not_opener"

@@ -10,7 +10,8 @@ pass of the event loop, not each after its own wake-ups through the channel laye
 channel in the table's group). The message is shared, not copied: a connection reads
 it and never changes it.
 
-Other processes are reached over the channel layer (channels_redis): each process that
+Other processes are reached over the channel layer (channels_redis's publish/subscribe
+layer, ``snapsite/redis_layer.py``): each process that
 has connections at a table has its one channel (``forwarding.Endpoint``) in the table's
 group, joined when its first connection listens and left with its last. The owner
 sends the group one ``table.relay`` message per event, whatever the number of
@@ -18,9 +19,10 @@ connections; a process that receives one from another process tells its own conn
 (:func:`relayed`); its own messages, already told here, it leaves. With the one-process
 in-memory layer nothing is sent over the layer at all.
 
-A relayed message can be lost or come late (channels_redis drops messages for a channel
-over its capacity): the events' numbers show the gap and the connection fills it from
-storage (``TableConsumer.table_event``).
+A relayed message can be lost or come late (publish/subscribe keeps nothing for a process
+not subscribed at that moment, e.g. while its connection to Redis is made again, and a
+process's channel drops messages over its capacity): the events' numbers show the gap
+and the connection fills it from storage (``TableConsumer.table_event``).
 """
 
 from __future__ import annotations

@@ -37,8 +37,8 @@ class Endpoint:
         self._tasks: set[asyncio.Task] = set()
 
     async def start(self) -> None:
-        # the layer's default prefix: channels_redis receives every channel of a process
-        # through one list, and one of another prefix would hold its receive lock
+        # the layer's default prefix (channels_redis's list layer, still usable, receives
+        # every channel of a process through one list; another prefix would hold its lock)
         self.channel = await self.layer.new_channel()
         self._spawn(self._serve())
 

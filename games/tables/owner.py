@@ -47,6 +47,7 @@ from . import store
 from .controls import ClassControls
 from .device import DEVICE_SEATS_MAX
 from .idle import IdleWatch
+from .lease import LeaseLost
 from .opener import OpenerStart
 from .stand_in import StandInTally, stand_in_mark
 from .step_writer import writer
@@ -120,6 +121,7 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         self._pace_timer: tuple[tuple[int, int], asyncio.TimerHandle] | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopped = False
+        self._lost = False  # stopped because another process holds the table now
         self._present: dict[int, set[str]] = {}  # seat -> its open connections' names
         self._pause_pending = False  # a pause asked during a race: at the race's close
         self._away: dict[int, asyncio.TimerHandle] = {}  # seat -> stand-in timer
@@ -203,6 +205,7 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         """:meth:`submit` with the lock held: the one path of every player's action,
         people's and computer players' alike."""
         if self._stopped:
+            self.raise_if_lost()
             return Outcome(refused="no_table")
         if self.stored.next_code:
             return Outcome(refused="restarted")
@@ -233,6 +236,7 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         does not play), ``restarted``, ``no_table``."""
         async with self._lock:
             if self._stopped:
+                self.raise_if_lost()
                 return "no_table"
             mine = self.seat_of(session_key)
             if mine is not None:
@@ -262,6 +266,7 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         seats), ``is_teacher``, ``restarted``, ``no_table``."""
         async with self._lock:
             if self._stopped:
+                self.raise_if_lost()
                 return "no_table"
             if not self.stored.on_device:
                 return "bad_message"
@@ -364,6 +369,7 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
     async def _apply(self, action: Action) -> Outcome:
         """Apply, number, store, then broadcast (the caller holds the lock)."""
         if self._stopped:  # a stopped owner never writes: a new one may own the table
+            self.raise_if_lost()
             return Outcome(refused="no_table")
         step = apply(self.state, action)
         if step.rejected:
@@ -404,6 +410,16 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
         self._watch_absent()
         self._after_step()
         self._idle_watch()
+
+    def lose(self) -> None:
+        """Stop: another process holds the table now. A call that waited for this owner
+        raises :class:`LeaseLost` (the registry asks the new owner), never ``no_table``."""
+        self._lost = True
+        self.stop()
+
+    def raise_if_lost(self) -> None:
+        if self._lost:
+            raise LeaseLost(f"table {self.code}: another process owns it now")
 
     def stop(self) -> None:
         """Forget every timer and pending task (the process is going away)."""

@@ -319,6 +319,7 @@ async def _renew_leases(endpoint: Endpoint) -> None:
     for owner in list(_owners.values()):
         if not _holds(owner):
             log.warning("table %s: another process owns it now", owner.code)
+            owner.lose()
             _forget(owner)
 
 

@@ -37,7 +37,9 @@ def test_redis_url_switches_to_the_redis_channel_layer():
     env = {**PRODUCTION_ENV, "REDIS_URL": "redis://127.0.0.1:6379/3"}
     code = "from django.conf import settings; print(settings.CHANNEL_LAYERS['default']['BACKEND'])"
     result = run_manage("shell", "-c", code, env=env)
-    assert result.stdout.split()[-1] == "channels_redis.core.RedisChannelLayer", result.stderr
+    assert result.stdout.split()[-1] == "snapsite.redis_layer.BoundedPubSubChannelLayer", (
+        result.stderr
+    )
 
 
 def test_the_default_is_sqlite_and_the_lazy_expiry_in_memory_channel_layer():

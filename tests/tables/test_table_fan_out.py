@@ -12,6 +12,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from redis.asyncio import Redis
 
 from games import tables
 from games.engine import Options
@@ -20,7 +21,7 @@ from games.replay.sample import store_sample_game
 from games.tables import fan_out
 
 from .helpers import connect, player, stacked_deck
-from .test_table_redis import redis_layer  # noqa: F401 (a fixture)
+from .test_table_redis import REDIS_TEST_URL, redis_layer  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -76,10 +77,15 @@ async def test_connections_hold_no_channel_and_no_group_on_the_one_process_layer
 async def test_a_process_is_in_a_tables_redis_group_once_whatever_its_connections(redis_layer):  # noqa: F811
     code, clients = await four_players()
     layer = get_channel_layer()
-    group_key = layer._group_key(tables.group_name(code))
-    async with layer.connection(layer.consistent_hash(tables.group_name(code))) as redis:
-        members = await redis.zrange(group_key, 0, -1)
-    assert [m.decode() for m in members] == [await tables.process_channel()]
+    # the group's Redis channel (channels_redis's pub/sub naming) and its subscribers
+    group_channel = f"asgi__group__{tables.group_name(code)}"
+    redis = Redis.from_url(REDIS_TEST_URL)
+
+    async def subscribers() -> int:
+        return dict(await redis.pubsub_numsub(group_channel))[group_channel.encode()]
+
+    assert await subscribers() == 1  # this process's one connection to Redis
+    assert layer._get_layer().groups[group_channel] == {await tables.process_channel()}
     await clients[1].send(type="turn")  # out of turn: refused, nothing told
     assert (await clients[1].error())["code"] == "not_your_turn"
     await clients[0].send(type="turn")
@@ -88,8 +94,10 @@ async def test_a_process_is_in_a_tables_redis_group_once_whatever_its_connection
         assert [e["seq"] for e in events] == [1]
         assert await client.nothing(timeout=0.2)
     await close_all(clients)
-    async with layer.connection(layer.consistent_hash(tables.group_name(code))) as redis:
-        assert await redis.zrange(group_key, 0, -1) == []  # left with its last connection
+    await asyncio.sleep(0.1)  # the UNSUBSCRIBE reaches Redis
+    assert await subscribers() == 0  # left with its last connection
+    assert group_channel not in layer._get_layer().groups
+    await redis.aclose()
     tables.registry_drop()
 
 

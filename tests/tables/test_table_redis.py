@@ -14,14 +14,16 @@ from tests.services.test_production_services import REDIS_HOST, REDIS_PORT, reac
 
 from .helpers import assert_frames_safe, player, stacked_deck, stored_record
 
+REDIS_TEST_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/6"
+
 
 @pytest.fixture
 def redis_layer(settings):
     require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [f"redis://{REDIS_HOST}:{REDIS_PORT}/6"]},
+            "BACKEND": "snapsite.redis_layer.BoundedPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_TEST_URL]},
         }
     }
     channel_layers.backends.clear()
@@ -33,7 +35,7 @@ def redis_layer(settings):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_snap_over_the_redis_channel_layer(redis_layer):
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    assert type(get_channel_layer()).__name__ == "BoundedPubSubChannelLayer"
     code = await database_sync_to_async(tables.table_create)(
         players=2, options=Options(tie_window_ms=50), deck=stacked_deck(2, ["7H", "7S"])
     )
