@@ -35,11 +35,29 @@ class Endpoint:
         self._ids = itertools.count(1)
         self._waiting: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._starting: asyncio.Future | None = None
 
-    async def start(self) -> None:
-        # the layer's default prefix (channels_redis's list layer, still usable, receives
-        # every channel of a process through one list; another prefix would hold its lock)
-        self.channel = await self.layer.new_channel()
+    async def started(self) -> Endpoint:
+        """Start once; every caller waits until the channel has its name. The layer may
+        wait on Redis for a new channel (publish/subscribe subscribes to it first), and
+        a call that read the name meanwhile took tables under the empty name, which
+        every process shared (bench_tables --processes 2: two owners of one table at
+        start, one refused by the fence). A start that failed is tried again by the
+        next caller."""
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+        await asyncio.shield(self._starting)
+        return self
+
+    async def _start(self) -> None:
+        try:
+            # the layer's default prefix (channels_redis's list layer, still usable,
+            # receives every channel of a process through one list; another prefix
+            # would hold its lock)
+            self.channel = await self.layer.new_channel()
+        except BaseException:
+            self._starting = None
+            raise
         self._spawn(self._serve())
 
     def stop(self) -> None:

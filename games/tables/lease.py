@@ -65,6 +65,8 @@ def lease_read(table_id: int) -> Lease | None:
 def lease_take(table_id: int, holder: str) -> int | None:
     """Take table ``table_id`` for ``holder`` if nobody holds it, its lease has expired,
     or ``holder`` holds it already; return the new fence, or None (another holds it)."""
+    if not holder:  # every process would be that holder
+        raise ValueError("a lease needs the name of the process taking it")
     now = wall_ms()
     for _attempt in range(3):
         try:

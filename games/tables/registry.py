@@ -283,9 +283,8 @@ async def _endpoint() -> Endpoint:
     if endpoint is None:
         endpoint = Endpoint(get_channel_layer(), _answer, fan_out.relayed)
         _state["endpoint"] = endpoint
-        await endpoint.start()
         _state["renewer"] = asyncio.ensure_future(_renew_forever(endpoint))
-    return endpoint
+    return await endpoint.started()
 
 
 async def _renew_forever(endpoint: Endpoint) -> None:
@@ -309,6 +308,7 @@ async def _renew_forever(endpoint: Endpoint) -> None:
 
 
 async def _renew_leases(endpoint: Endpoint) -> None:
+    await endpoint.started()
     if lease._held:
         if connections["default"].vendor == "sqlite":
             await database_sync_to_async(lease.leases_renew)(endpoint.channel)

@@ -94,7 +94,9 @@ def bench_databases() -> set[str]:
 
 @pytest.mark.redis
 @pytest.mark.postgres
-def test_two_server_processes_share_the_tables_with_nothing_lost_and_drop_their_database():
+def test_two_server_processes_share_the_tables_with_nothing_lost_and_drop_their_database(
+    tmp_path,
+):
     require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
     require(reachable(PG_HOST, PG_PORT), f"PostgreSQL is not running on {PG_HOST}:{PG_PORT}")
     before = bench_databases()
@@ -102,12 +104,18 @@ def test_two_server_processes_share_the_tables_with_nothing_lost_and_drop_their_
     # turn could cross another player's Snap! in flight and be refused (race_open), as a
     # child's would, which is not what this test is about.
     lines, result = bench(
-        "--tables", "2", "--seconds", "4", "--pace-ms", "800", "--processes", "2"
+        "--tables", "2", "--seconds", "4", "--pace-ms", "800", "--processes", "2",
+        "--server-logs", str(tmp_path),
     )  # fmt: skip
     assert lines[0].startswith("site on daphne x 2 processes: 2 tables x 4")
     assert result["processes"] == 2 and result["samples"] > 0 and result["errors"] == 0
     assert result["lost"] == result["duplicated"] == result["out_of_order"] == 0
     assert bench_databases() == before  # the run's PostgreSQL database is gone
+    logs = [(tmp_path / f"server{n}.log").read_text() for n in range(2)]
+    assert all("WSCONNECT /ws/play/" in log for log in logs)  # both processes had players
+    # no table changed owner: at the start both processes once took a table under the
+    # empty name (the layer's channel was not named yet), and one player got no_table
+    assert not any("another process owns it now" in log for log in logs)
 
 
 def test_processes_are_refused_with_a_url():

@@ -33,6 +33,14 @@ def test_a_table_nobody_holds_is_taken_and_then_refused_to_another_until_it_expi
     assert lease.lease_read(table).holder == "process-b"
 
 
+def test_a_lease_without_a_process_name_is_refused_and_nothing_is_taken():
+    table = new_table()
+    with pytest.raises(ValueError):
+        lease.lease_take(table, "")  # every process would share that name
+    assert lease.lease_read(table) is None and table not in lease._held
+    assert lease.lease_take(table, "process-a") == 1
+
+
 def test_an_owner_that_lost_its_table_cannot_write_a_step_and_nothing_is_stored():
     table = new_table()
     fence_a = lease.lease_take(table, "process-a")

@@ -3,12 +3,15 @@ the service puts on the layer survives Redis's serialisation."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 
 from games import tables
 from games.engine import Options
+from games.tables import registry
 from tests.conftest import require
 from tests.services.test_production_services import REDIS_HOST, REDIS_PORT, reachable
 
@@ -54,3 +57,16 @@ async def test_a_snap_over_the_redis_channel_layer(redis_layer):
     tables.registry_drop()
     await ana.close()
     await ben.close()
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_first_calls_of_a_process_all_wait_for_its_name_on_the_layer(redis_layer):
+    """The publish/subscribe layer waits on Redis for a new channel: the calls of a
+    process's first moments (every connection of a table arriving at once) must not
+    read the name before it is there, or they take tables under the empty name, which
+    every process shares (two owners of one table, bench_tables --processes 2)."""
+    names = await asyncio.gather(*(registry.process_channel() for _ in range(4)))
+    assert names[0] and names == [names[0]] * 4
+    tables.registry_drop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import urllib.parse
 from contextlib import nullcontext
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -49,6 +50,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--bare", action="store_true", help="the bare broadcast only")
         parser.add_argument(
+            "--server-logs",
+            type=Path,
+            help="a folder to keep each server's output in (server0.log, ...; the last run's)",
+        )
+        parser.add_argument(
             "--find-max",
             action="store_true",
             help="the most tables held, site and bare side by side, in steps of --step",
@@ -84,7 +90,12 @@ class Command(BaseCommand):
         context = (
             nullcontext(None)
             if options["url"]
-            else served(options["server"], bare=bare, processes=processes)
+            else served(
+                options["server"],
+                bare=bare,
+                processes=processes,
+                keep_logs=options["server_logs"],
+            )
         )
         with context as running:
             url = options["url"] or running.url

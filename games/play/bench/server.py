@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -125,12 +126,14 @@ def served(
     settings: str = "snapsite.settings",
     prepare: tuple[tuple[str, ...], ...] = (),
     processes: int = 1,
+    keep_logs: Path | None = None,
 ):
     """Migrate a fresh database, run the ``prepare`` manage.py commands on it, start
     ``server`` on a free port, yield a :class:`Served`, and stop it (SIGTERM, then
     SIGKILL after 10 s). With ``processes`` above 1: that many servers on as many
     ports, on a fresh PostgreSQL database (dropped afterwards) and Redis, as
-    production runs several (yields a :class:`ServedTogether`)."""
+    production runs several (yields a :class:`ServedTogether`). ``keep_logs``: a folder
+    to copy each server's output to when it has stopped (``server0.log``, ...)."""
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="snap-bench-")))
         extra = dict(extra_env or {})
@@ -172,6 +175,10 @@ def served(
                 except subprocess.TimeoutExpired:
                     one.process.kill()
                     one.process.wait()
+            if keep_logs is not None:  # the run's folder goes, with the logs in it
+                keep_logs.mkdir(parents=True, exist_ok=True)
+                for one in started:
+                    shutil.copy(one.log, keep_logs / one.log.name)
 
 
 def wait_listening(process: subprocess.Popen, port: int, log: Path, timeout: float = 60) -> None:
