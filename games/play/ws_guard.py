@@ -47,7 +47,7 @@ from django.conf import settings
 from .ws_flood_penalty import FloodPenalties
 from .ws_limits import frame_budget
 from .ws_memory import ConnectionCount
-from .ws_socket import ServerSocket, server_socket
+from .ws_socket import CLIENT_GONE, ServerSocket, server_socket
 
 __all__ = ["ConnectionGuard", "FLOOD_CLOSE_CODE", "FLOOD_QUIET_S"]
 
@@ -213,7 +213,11 @@ class _Connection:
             self.socket.close_when_written()
             self.close_sent.set()
             return
-        await self._send(message)
+        try:
+            await self._send(message)
+        except CLIENT_GONE:  # not an error: the client left as this was sent to it
+            self.closed = True
+            return
         if self.socket is not None:
             self.socket.flush()
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import socket
 
-__all__ = ["READ_BYTES", "RECEIVE_BUFFER_BYTES", "ServerSocket", "server_socket"]
+__all__ = ["CLIENT_GONE", "READ_BYTES", "RECEIVE_BUFFER_BYTES", "ServerSocket", "server_socket"]
 
 #: The most bytes read from a daphne connection's socket at a time: about 40 of a
 #: flood's tiny frames, parsed in about a millisecond before the other sockets' turn
@@ -35,6 +35,25 @@ CLOSE_LINGER_S = 1.0
 #: server's own ``close()``: 13-18 ms of the event loop for every flooder closed
 #: (bench_abuse, issue 14). A player sends a move of about 50 bytes at a time.
 RECEIVE_BUFFER_BYTES = 32 * 1024
+
+
+def _client_gone_errors() -> tuple[type[BaseException], ...]:
+    """What each server's ``send`` raises for a connection whose client has just gone
+    (its ``websocket.disconnect`` is on its way to the application): daphne's autobahn
+    ``Disconnected``, uvicorn's ``ClientDisconnected``."""
+    found: list[type[BaseException]] = []
+    with contextlib.suppress(ImportError):
+        from autobahn.exception import Disconnected
+
+        found.append(Disconnected)
+    with contextlib.suppress(ImportError):
+        from uvicorn.protocols.utils import ClientDisconnected
+
+        found.append(ClientDisconnected)
+    return tuple(found)
+
+
+CLIENT_GONE = _client_gone_errors()
 
 
 def _limit_receive_buffer(sock) -> None:
