@@ -201,6 +201,8 @@ class _Connection:
             if not (self.refusing and self.socket is not None):
                 try:
                     await self._send(message)
+                except CLIENT_GONE:  # it left first: nothing more to close
+                    pass
                 finally:
                     if self.close_sent is not None:
                         self.close_sent.set()

@@ -35,6 +35,19 @@ def test_a_send_to_a_client_that_has_just_left_is_quietly_let_go(gone):
     assert len(tried) == 1  # the second is not tried on a connection known to be gone
 
 
+@pytest.mark.parametrize("gone", [Disconnected, ClientDisconnected], ids=["daphne", "uvicorn"])
+def test_closing_a_connection_whose_client_has_just_left_is_not_an_error(gone):
+    async def send(message):
+        raise gone("Attempt to send on a closed protocol")
+
+    async def close():
+        connection = _Connection(_receive, send, None)
+        await connection.send({"type": "websocket.close", "code": 4408})
+        return connection
+
+    assert run(close()).closed
+
+
 def test_any_other_failure_of_a_send_still_reaches_the_consumer():
     async def send(message):
         raise ValueError("not a client leaving")
