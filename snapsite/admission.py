@@ -24,6 +24,15 @@ or the handshakes already let in, fill it), one connection is let in every
 tables a fifth of the loop at most (a handshake takes about 2 ms), and is let in as
 fast as the loop allows once it has time.
 
+Taking connections from the kernel's queue costs too: Twisted accepts all that wait in
+one go (up to 100, more as it finds more), and each ``accept()`` with its transport and
+protocol took 0.2-0.5 ms of the loop here, so 50 sockets opened at once held it 10-25 ms
+before any was read. (The longer waits inside ``accept()`` itself were the table of open
+files growing: :mod:`snapsite.fd_table`.) At most :data:`ACCEPT_PER_TURN` are accepted in a turn; the
+others stay in the kernel's queue (daphne's listening backlog, 50; beyond it the kernel
+makes a new connection try again, as it did before) and are accepted in the next turns,
+at thousands a second while the loop is free.
+
 Behind a proxy every connection comes from the proxy's address: they still take turns
 with the tables, but not between people. :func:`install` (snapsite/asgi.py) puts this
 in front of daphne's HTTP factory; under another server it does nothing.
@@ -36,12 +45,15 @@ import logging
 import time
 
 __all__ = [
-    "Admission", "install", "BUSY_LAG_S", "BUSY_PAUSE_S", "NEW_BURST", "NEW_PER_SECOND",
-    "NEW_PER_TURN", "WAITING_MAX", "WAITING_PER_ADDRESS",
+    "ACCEPT_PER_TURN", "Admission", "accept_at_most", "install", "BUSY_LAG_S", "BUSY_PAUSE_S",
+    "NEW_BURST", "NEW_PER_SECOND", "NEW_PER_TURN", "WAITING_MAX", "WAITING_PER_ADDRESS",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
+#: Connections taken from the kernel's queue in one turn of the loop
+#: (``CONNECTIONS_ACCEPT_PER_TURN``).
+ACCEPT_PER_TURN = 4
 #: New connections read in one turn of the loop (``CONNECTIONS_NEW_PER_TURN``).
 NEW_PER_TURN = 4
 #: Connections of one address waiting to be read; more are closed at once
@@ -159,6 +171,24 @@ class Admission:
         return True
 
 
+def accept_at_most(port_class, per_turn: int) -> None:
+    """Make ``port_class`` (Twisted's TCP ``Port``) accept at most ``per_turn``
+    connections each time its socket is found ready (a turn of the loop). Twisted
+    adapts ``numberAccepts`` after each pass (+20 when it accepted as many as it
+    tried): it is brought back under the limit before each."""
+    if getattr(port_class, "snap_accept_per_turn", None) is not None:
+        port_class.snap_accept_per_turn = per_turn
+        return
+    read = port_class.doRead
+
+    def doRead(self):  # noqa: N802 (Twisted's name)
+        self.numberAccepts = max(1, min(self.numberAccepts, type(self).snap_accept_per_turn))
+        return read(self)
+
+    port_class.doRead = doRead
+    port_class.snap_accept_per_turn = per_turn
+
+
 def _later_in_the_reactor(function, delay: float) -> None:
     # Imported here: importing the reactor installs one, and daphne installs its own
     # (asyncio) when it starts, after the application is imported.
@@ -183,6 +213,9 @@ def install() -> None:
 
     if getattr(HTTPFactory, "snap_admission", None) is not None:
         return
+    from twisted.internet import tcp
+
+    accept_at_most(tcp.Port, settings.CONNECTIONS_ACCEPT_PER_TURN)
     admission = Admission(
         _later_in_the_reactor,
         per_turn=settings.CONNECTIONS_NEW_PER_TURN,

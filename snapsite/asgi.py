@@ -10,6 +10,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from games.play.routing import websocket_urlpatterns  # noqa: E402
 from games.play.ws_guard import CONNECTIONS, ConnectionGuard  # noqa: E402
@@ -19,6 +20,7 @@ from snapsite import (  # noqa: E402
     autobahn_tuning,
     daphne_cycles,
     db_connections,
+    fd_table,
     gc_tuning,
 )
 
@@ -26,6 +28,8 @@ db_connections.install()
 autobahn_tuning.install()
 daphne_cycles.install()
 admission.install()
+# the table of open files grown once now, not while the sockets come (snapsite/fd_table.py)
+fd_table.reserve(settings.FD_TABLE_SLOTS)
 
 # The session's cookie only, read lazily: no user is looked up (Channels'
 # AuthMiddlewareStack reads the session and user from the database for every

@@ -240,10 +240,12 @@ WS_FLOOD_PENALTY_MAX_S = float(os.environ.get("WS_FLOOD_PENALTY_MAX_S", "4"))
 WS_FLOOD_WARNINGS_PER_MINUTE = int(os.environ.get("WS_FLOOD_WARNINGS_PER_MINUTE", "3"))
 WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
 WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
-# New connections to daphne read a few a turn of its loop, the rest waiting unread
+# New connections to daphne: accepted CONNECTIONS_ACCEPT_PER_TURN a turn of its loop
+# (the rest wait in the kernel's queue), read a few a turn, the rest waiting unread
 # (snapsite/admission.py), at most CONNECTIONS_NEW_PER_SECOND (bursts of
 # CONNECTIONS_NEW_BURST); beyond these many waiting, closed at once; while the loop's
 # turns come CONNECTIONS_BUSY_LAG_MS late, one let in each CONNECTIONS_BUSY_PAUSE_MS.
+CONNECTIONS_ACCEPT_PER_TURN = int(os.environ.get("CONNECTIONS_ACCEPT_PER_TURN", "4"))
 CONNECTIONS_NEW_PER_TURN = int(os.environ.get("CONNECTIONS_NEW_PER_TURN", "4"))
 CONNECTIONS_WAITING_PER_ADDRESS = int(os.environ.get("CONNECTIONS_WAITING_PER_ADDRESS", "500"))
 CONNECTIONS_WAITING_MAX = int(os.environ.get("CONNECTIONS_WAITING_MAX", "5000"))
@@ -251,6 +253,9 @@ CONNECTIONS_NEW_PER_SECOND = float(os.environ.get("CONNECTIONS_NEW_PER_SECOND", 
 CONNECTIONS_NEW_BURST = int(os.environ.get("CONNECTIONS_NEW_BURST", "40"))
 CONNECTIONS_BUSY_LAG_MS = float(os.environ.get("CONNECTIONS_BUSY_LAG_MS", "5"))
 CONNECTIONS_BUSY_PAUSE_MS = float(os.environ.get("CONNECTIONS_BUSY_PAUSE_MS", "10"))
+# The server's table of open files made this large at start (snapsite/fd_table.py),
+# at most its limit of open files (ulimit -n); 0: grown as sockets come, as Linux does.
+FD_TABLE_SLOTS = int(os.environ.get("FD_TABLE_SLOTS", "65536"))
 # A server whose sockets the guards cannot reach (games/play/ws_socket.py) is refused.
 WS_ALLOW_UNGUARDED_SERVER = False
 TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from games.play.abuse_bench.stalls import in_window
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "DEBUG": "1"}
 ENV.pop("DJANGO_SETTINGS_MODULE", None)
@@ -81,10 +83,13 @@ def test_a_short_run_measures_every_phase_with_nothing_lost_at_the_good_tables()
     assert not alive(pid)
 
 
-def test_phases_runs_only_the_abuse_named_then_all_at_once_and_refuses_an_unknown_one():
+def test_phases_runs_only_the_abuse_named_then_all_at_once_and_refuses_an_unknown_one(tmp_path):
+    # (and --server-stalls-ms: at 0.5 ms, 50 handshakes of about 2 ms each make stalls)
+    log = tmp_path / "server.log"
     bench = start(
         "--tables", "1", "--phase-seconds", "2", "--idle", "50", "--settle-seconds", "0",
-        "--catch-up-turns", "20", "--phases", "flood,idle-sockets", WS_HELLO_TIMEOUT_S="1",
+        "--catch-up-turns", "20", "--phases", "flood,idle-sockets",
+        "--server-stalls-ms", "0.5", "--server-log", str(log), WS_HELLO_TIMEOUT_S="1",
     )  # fmt: skip
     out, err = bench.communicate(timeout=300)
     assert bench.returncode == 0, err
@@ -92,9 +97,28 @@ def test_phases_runs_only_the_abuse_named_then_all_at_once_and_refuses_an_unknow
     assert list(result["phases"]) == ["alone", "flood", "idle-sockets", "all-at-once", "after"]
     assert result["abuse"]["flood_closed_4429"] >= 1 and "resync_frames" not in result["abuse"]
 
+    stalls = [line for line in log.read_text().splitlines() if line.startswith("stall ")]
+    assert stalls, "the server reported no stall"
+    idle = result["phases"]["idle-sockets"]["server_stalls"]
+    assert idle["count"] >= 1 and idle["longest_ms"] > 0.5
+    assert all("server_stalls" in phase for phase in result["phases"].values())
+    assert "server's stalls over 0.5 ms" in out
+
     refused = start("--phases", "flood,nap")
     _, err = refused.communicate(timeout=60)
     assert refused.returncode != 0 and "unknown nap" in err and "idle-sockets" in err
+
+
+def test_a_stall_is_counted_in_the_phase_in_which_it_began():
+    log = "\n".join([
+        "127.0.0.1:1 - - [05/Dec/2026:12:53:47] \"WSCONNECT /ws/play/X/\" - -",
+        "stall 100.5000 12:00:00.500 7.5 ms (callbacks 7.0, 1 over 0.2 ms; select 0.1): 7.0 x",
+        "stall 101.0000 12:00:01.000 12.0 ms (callbacks 11.0, 2 over 0.2 ms; select 0.0): y",
+        "stall 103.0000 12:00:03.000 30.0 ms (callbacks 0.0, 0 over 0.2 ms; select 30.0): ",
+    ])  # fmt: skip
+    assert in_window(log, 100.0, 102.0) == {"count": 2, "longest_ms": 12.0}
+    assert in_window(log, 102.0, 104.0) == {"count": 1, "longest_ms": 30.0}
+    assert in_window(log, 0.0, 100.0) == {"count": 0, "longest_ms": 0.0}
 
 
 def test_sigterm_stops_the_bench_and_its_server():

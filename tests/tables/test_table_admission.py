@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from snapsite.admission import Admission
+from snapsite.admission import Admission, accept_at_most
 
 from .test_table_daphne_restart import CREATE, free_port, site_with_table, start_daphne
 
@@ -173,6 +173,60 @@ def test_while_the_loop_is_late_one_connection_is_read_each_pause_until_it_is_qu
     assert loop.booked[0][0] == pytest.approx(0.06)  # one more in a pause
     loop.run(0.01)  # on time now: four a turn again
     assert sum(t.reading for t in burst) == 9
+
+
+class NoReactor:
+    """What a Twisted listening port asks of its reactor, with no loop behind it: the
+    test calls the port's ``doRead`` itself, as the loop would on each turn."""
+
+    def addReader(self, reader) -> None:  # noqa: N802 (Twisted's names)
+        pass
+
+    def removeReader(self, reader) -> None:  # noqa: N802
+        pass
+
+    def addWriter(self, writer) -> None:  # noqa: N802
+        pass
+
+    def removeWriter(self, writer) -> None:  # noqa: N802
+        pass
+
+    def callLater(self, *args, **kwargs) -> None:  # noqa: N802
+        pass
+
+
+def test_a_turn_of_the_loop_takes_a_few_connections_from_the_kernels_queue_and_leaves_the_rest():
+    from twisted.internet import protocol, tcp
+
+    class CountedPort(tcp.Port):  # the class changed, not Twisted's own
+        pass
+
+    made: list = []
+
+    class Factory(protocol.ServerFactory):
+        def buildProtocol(self, addr):  # noqa: N802
+            made.append(protocol.Protocol())
+            return made[-1]
+
+    accept_at_most(CountedPort, 3)
+    port = CountedPort(0, Factory(), interface="127.0.0.1", reactor=NoReactor())
+    port.startListening()
+    clients = [
+        socket.create_connection(("127.0.0.1", port.getHost().port), timeout=5) for _ in range(10)
+    ]
+    try:
+        taken = []
+        for _ in range(5):
+            port.doRead()  # a turn in which the listening socket is ready
+            taken.append(len(made))
+        # three a turn, although Twisted asks for more each time it finds three
+        assert taken == [3, 6, 9, 10, 10]
+    finally:
+        for sock in clients:
+            sock.close()
+        for made_protocol in made:
+            made_protocol.transport.socket.close()
+        port.socket.close()
 
 
 def handshake(port: int, code: str) -> socket.socket:

@@ -36,6 +36,11 @@ class Command(BaseCommand):
         )  # fmt: skip
         parser.add_argument("--server-log", help="keep the server's output in this file")
         parser.add_argument(
+            "--server-stalls-ms", type=float, default=0.0,
+            help="the server times its loop and reports each stall over this many ms "
+            "(in its output, and counted in each phase); costs the server some speed",
+        )  # fmt: skip
+        parser.add_argument(
             "--allocator",
             choices=["malloc", "pymalloc"],
             default="malloc",
@@ -65,6 +70,7 @@ class Command(BaseCommand):
                 server_log=options["server_log"],
                 pin=not options["no_pin"],
                 phases=phases,
+                stall_ms=max(0.0, min(options["server_stalls_ms"], 1000.0)),
                 say=self.say,
             )
         except (Terminated, KeyboardInterrupt) as stopped:

@@ -155,6 +155,10 @@ def main() -> None:
     if os.environ.get("BENCH_TRACEMALLOC") == "1":
         tracemalloc.start(int(os.environ.get("BENCH_TRACEMALLOC_FRAMES", "1")))
     signal.signal(signal.SIGUSR1, lambda *_: _write(path))
+    if os.environ.get("BENCH_STALLS_MS"):
+        from .stalls import watch
+
+        watch(float(os.environ["BENCH_STALLS_MS"]))
 
     def trim(*_) -> None:
         from games.play.ws_memory import release_freed_memory

@@ -17,6 +17,7 @@ from .apart import ABUSERS, run_apart
 from .good import GoodTable
 from .lag_watch import LagWatch
 from .server import pin_apart, rss_mb, served
+from .stalls import in_window
 
 #: The abuse phases, each alone, in the order they run (then all at once).
 ABUSE_PHASES = tuple(ABUSERS)
@@ -67,10 +68,15 @@ async def bench(
     good_turns: int = 1000,
     pin: bool = True,
     phases: tuple[str, ...] = ABUSE_PHASES,
+    stall_ms: float = 0.0,
 ) -> dict:
-    log_path = Path(server_log) if server_log else None
     report = Path(tempfile.mkdtemp(prefix="bench-abuse-probe-")) / "report.json"
-    with served({"PYTHONMALLOC": allocator}, log_path=log_path, probe=report) as (port, pid):
+    log_path = Path(server_log) if server_log else None
+    env = {"PYTHONMALLOC": allocator}
+    if stall_ms:  # the server reports its loop's stalls (.stalls) in its output
+        env["BENCH_STALLS_MS"] = str(stall_ms)
+        log_path = log_path or report.with_name("server.log")
+    with served(env, log_path=log_path, probe=report) as (port, pid):
         began = time.monotonic()
         say(f"daphne pid {pid} on 127.0.0.1:{port}")
         pinned = pin_apart(pid) if pin else None
@@ -127,9 +133,15 @@ async def bench(
             result["phases"][name] = figures
             figures["from_s"] = round(start - began, 1)
             figures["client_lag_ms"] = client_lag.longest_ms(start, end)
+            stalls = ""
+            if stall_ms:
+                figures["server_stalls"] = in_window(log_path.read_text(), start, end)
+                stalls = (f"  server's stalls over {stall_ms:g} ms "
+                          f"{figures['server_stalls']['count']}, longest "
+                          f"{figures['server_stalls']['longest_ms']} ms")  # fmt: skip
             say(f"{name:<12} p99 {figures['p99_ms']:>7} ms  moves {len(trips):>5}  "
                 f"server {figures['rss_mb']} MB  from {figures['from_s']} s  "
-                f"client's longest delay {figures['client_lag_ms']} ms")  # fmt: skip
+                f"client's longest delay {figures['client_lag_ms']} ms{stalls}")  # fmt: skip
 
         baseline_mb = rss_mb(pid)
         probed = {"baseline": await look_inside(pid, report)}
