@@ -28,10 +28,10 @@ Taking connections from the kernel's queue costs too: Twisted accepts all that w
 one go (up to 100, more as it finds more), and each ``accept()`` with its transport and
 protocol took 0.2-0.5 ms of the loop here, so 50 sockets opened at once held it 10-25 ms
 before any was read. (The longer waits inside ``accept()`` itself were the table of open
-files growing: :mod:`snapsite.fd_table`.) At most :data:`ACCEPT_PER_TURN` are accepted in a turn; the
-others stay in the kernel's queue (daphne's listening backlog, 50; beyond it the kernel
-makes a new connection try again, as it did before) and are accepted in the next turns,
-at thousands a second while the loop is free.
+files growing: :mod:`snapsite.fd_table`.) At most :data:`ACCEPT_PER_TURN` are accepted
+in a turn; the others stay in the kernel's queue (daphne's listening backlog, 50; beyond
+it the kernel makes a new connection try again, as it did before) and are accepted in
+the next turns, at thousands a second while the loop is free.
 
 Behind a proxy every connection comes from the proxy's address: they still take turns
 with the tables, but not between people. :func:`install` (snapsite/asgi.py) puts this
