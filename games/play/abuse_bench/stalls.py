@@ -25,18 +25,33 @@ import time
 __all__ = ["in_window", "watch"]
 
 
-def _what(handle) -> str:
-    """A short name for what a loop's callback does."""
+def _name(function) -> str:
+    return getattr(function, "__qualname__", None) or type(function).__name__
+
+
+def _protocol_before(handle) -> type | None:
+    """For Twisted's read or write of a socket (``callWithLogger(logger, _readOrWrite,
+    selectable, read)``): the protocol's class before the callback runs (a handshake's
+    read hands the socket from daphne's HTTP protocol to its WebSocket protocol)."""
+    args = getattr(handle, "_args", None)
+    if args and len(args) == 4:
+        return type(getattr(args[2], "protocol", args[2]))
+    return None
+
+
+def _what(handle, protocol: type | None) -> str:
+    """A short name for what a loop's callback does (``protocol``: the socket's protocol
+    class when the callback began, for a Twisted read or write)."""
     callback = getattr(handle, "_callback", None)
     args = getattr(handle, "_args", ()) or ()
-    name = getattr(callback, "__qualname__", None) or type(callback).__name__
+    name = _name(callback)
     if name == "callWithLogger" and len(args) >= 4:  # Twisted: (logger, function, *its args)
         callback, args = args[1], args[2:]
-        name = getattr(callback, "__qualname__", None) or type(callback).__name__
+        name = _name(callback)
     if name.endswith("_readOrWrite") and args:
         selectable, read = args[0], args[1]
-        protocol = getattr(selectable, "protocol", selectable)
-        return f"{'read' if read else 'write'} {type(protocol).__name__}"
+        protocol = protocol or type(getattr(selectable, "protocol", selectable))
+        return f"{'read' if read else 'write'} {protocol.__name__}"
     owner = getattr(callback, "__self__", None)
     if isinstance(owner, asyncio.Task):
         coro = owner.get_coro()
@@ -53,13 +68,14 @@ def watch(threshold_ms: float, out=sys.stderr) -> None:
     run = asyncio.events.Handle._run
 
     def timed_run(self):
+        protocol = _protocol_before(self)
         began = time.perf_counter()
         try:
             return run(self)
         finally:
             took = time.perf_counter() - began
             if took > 0.0002:
-                ran.append((took, _what(self)))
+                ran.append((took, _what(self, protocol)))
 
     asyncio.events.Handle._run = timed_run
     select = selectors.EpollSelector.select
