@@ -22,6 +22,7 @@ from snapsite import (  # noqa: E402
     db_connections,
     fd_table,
     gc_tuning,
+    thread_switch,
 )
 
 db_connections.install()
@@ -30,6 +31,8 @@ daphne_cycles.install()
 admission.install()
 # the table of open files grown once now, not while the sockets come (snapsite/fd_table.py)
 fd_table.reserve(settings.FD_TABLE_SLOTS)
+# another thread keeps the interpreter from the loop 1 ms at most (snapsite/thread_switch.py)
+thread_switch.install(settings.THREAD_SWITCH_INTERVAL_MS)
 
 # The session's cookie only, read lazily: no user is looked up (Channels'
 # AuthMiddlewareStack reads the session and user from the database for every

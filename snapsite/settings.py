@@ -250,12 +250,15 @@ CONNECTIONS_NEW_PER_TURN = int(os.environ.get("CONNECTIONS_NEW_PER_TURN", "4"))
 CONNECTIONS_WAITING_PER_ADDRESS = int(os.environ.get("CONNECTIONS_WAITING_PER_ADDRESS", "500"))
 CONNECTIONS_WAITING_MAX = int(os.environ.get("CONNECTIONS_WAITING_MAX", "5000"))
 CONNECTIONS_NEW_PER_SECOND = float(os.environ.get("CONNECTIONS_NEW_PER_SECOND", "200"))
-CONNECTIONS_NEW_BURST = int(os.environ.get("CONNECTIONS_NEW_BURST", "40"))
+CONNECTIONS_NEW_BURST = int(os.environ.get("CONNECTIONS_NEW_BURST", "8"))
 CONNECTIONS_BUSY_LAG_MS = float(os.environ.get("CONNECTIONS_BUSY_LAG_MS", "5"))
 CONNECTIONS_BUSY_PAUSE_MS = float(os.environ.get("CONNECTIONS_BUSY_PAUSE_MS", "10"))
 # The server's table of open files made this large at start (snapsite/fd_table.py),
 # at most its limit of open files (ulimit -n); 0: grown as sockets come, as Linux does.
 FD_TABLE_SLOTS = int(os.environ.get("FD_TABLE_SLOTS", "65536"))
+# Another thread (the database's) holds the interpreter this long at most while the
+# tables' loop waits for it (snapsite/thread_switch.py); 0: Python's default (5 ms).
+THREAD_SWITCH_INTERVAL_MS = float(os.environ.get("THREAD_SWITCH_INTERVAL_MS", "1"))
 # A server whose sockets the guards cannot reach (games/play/ws_socket.py) is refused.
 WS_ALLOW_UNGUARDED_SERVER = False
 TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -99,6 +100,9 @@ def test_phases_runs_only_the_abuse_named_then_all_at_once_and_refuses_an_unknow
 
     stalls = [line for line in log.read_text().splitlines() if line.startswith("stall ")]
     assert stalls, "the server reported no stall"
+    # each line says how much processor time the loop and the other threads used in it
+    cpu = [re.search(r"CPU: loop (-?[\d.]+), other threads (-?[\d.]+)\)", s) for s in stalls]
+    assert all(cpu) and any(float(m[1]) > 0 for m in cpu), stalls[:3]
     idle = result["phases"]["idle-sockets"]["server_stalls"]
     assert idle["count"] >= 1 and idle["longest_ms"] > 0.5
     assert all("server_stalls" in phase for phase in result["phases"].values())

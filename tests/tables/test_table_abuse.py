@@ -13,6 +13,7 @@ from channels.testing import WebsocketCommunicator
 from games import tables
 from games.engine import Options
 from games.play.ws_guard import FLOOD_CLOSE_CODE
+from games.tables import store
 
 from .helpers import HOST, ORIGIN, application, connect, open_connection, player, stacked_deck
 
@@ -251,3 +252,31 @@ async def test_a_server_whose_sockets_the_guards_cannot_reach_is_refused(setting
     client = await open_connection(code)
     await client.send(type="hello")
     assert (await client.recv())["type"] == "welcome"
+
+
+async def test_a_long_catch_up_is_read_in_slices_each_a_short_call_on_the_database_thread(
+    monkeypatch,
+):
+    code, _ana = await long_table(12)
+    everything = await database_sync_to_async(store.events_since)(code, 0, 5000)
+    assert len(everything) >= 12
+    monkeypatch.setattr(tables, "EVENTS_READ_SLICE", 5)
+    calls = []
+    real = store.events_since
+
+    def counted(code, since, limit):
+        calls.append((since, limit))
+        return real(code, since, limit)
+
+    monkeypatch.setattr(store, "events_since", counted)
+    watcher = await connect(code, hello={"since": 0})
+    sent = [(await watcher.recv())["seq"] for _ in range(len(everything))]
+    assert sent == [e["seq"] for e in everything]  # every event once, in order
+    assert all(limit <= 5 for _, limit in calls) and len(calls) >= len(everything) // 5
+    assert [since for since, _ in calls[1:]] == sent[4::5][: len(calls) - 1]  # each after the last
+    # a read that ends inside a slice needs no further call
+    calls.clear()
+    assert [e["seq"] for e in await tables.table_events_since(code=code, since=0, limit=7)] == (
+        sent[:7]
+    )
+    assert calls == [(0, 5), (sent[4], 2)]

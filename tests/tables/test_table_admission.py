@@ -62,7 +62,7 @@ def arrive(admission: Admission, address: str, n: int) -> list[Transport]:
 
 def test_a_few_new_connections_are_read_a_turn_and_the_rest_wait_unread():
     loop = Loop()
-    admission = Admission(loop.later, per_turn=3, per_address=100, most=1000)
+    admission = Admission(loop.later, per_turn=3, per_address=100, most=1000, burst=1000)
     burst = arrive(admission, "10.0.0.1", 10)
     assert [t.reading for t in burst] == [True] * 3 + [False] * 7
     loop.turn()

@@ -7,7 +7,9 @@ late, one line goes to the server's output: when it began (the system's monotoni
 which the benchmark shares, then the time of day), how long, and the
 callbacks that ran since the beat before, longest first (what each was: a socket's
 protocol read or written, a task's coroutine, a function), and how long the loop waited
-in ``select`` meanwhile (time in neither is the kernel's or another thread's).
+in ``select`` meanwhile, and the processor time its own thread and the process's
+other threads used (a stall spent "in select" while the other threads were busy is the
+loop waiting for the interpreter, or the core, that another thread held).
 
 Timing each callback costs two clock reads; the beat, a thousand timers a second: for
 finding stalls, not for the benchmark's figures.
@@ -89,6 +91,7 @@ def watch(threshold_ms: float, out=sys.stderr) -> None:
 
     selectors.EpollSelector.select = timed_select
     last = [0.0]
+    cpu = [0.0, 0.0]  # at the last beat: the process's CPU time, the loop thread's
     limit = threshold_ms / 1000
 
     def beating() -> None:
@@ -96,6 +99,7 @@ def watch(threshold_ms: float, out=sys.stderr) -> None:
 
         now = time.monotonic()
         gap = now - last[0]
+        process_cpu, loop_cpu = time.process_time(), time.thread_time()
         if last[0] and gap - 0.001 > limit:
             wall = time.time() - gap
             stamp = time.strftime("%H:%M:%S", time.localtime(wall)) + f"{wall % 1:.3f}"[1:]
@@ -104,11 +108,14 @@ def watch(threshold_ms: float, out=sys.stderr) -> None:
             top = ", ".join(f"{t * 1000:.1f} {w}" for t, w in ran[:8])
             print(
                 f"stall {last[0]:.4f} {stamp} {gap * 1000:.1f} ms (callbacks {busy * 1000:.1f}, "
-                f"{len(ran)} over 0.2 ms; select {waited[0] * 1000:.1f}): {top}",
+                f"{len(ran)} over 0.2 ms; select {waited[0] * 1000:.1f}; CPU: loop "
+                f"{(loop_cpu - cpu[1]) * 1000:.1f}, other threads "
+                f"{(process_cpu - cpu[0] - loop_cpu + cpu[1]) * 1000:.1f}): {top}",
                 file=out, flush=True,
             )  # fmt: skip
         ran.clear()
         waited[0] = 0.0
+        cpu[:] = [time.process_time(), time.thread_time()]
         last[0] = time.monotonic()
         reactor.callLater(0.001, beating)
 
