@@ -1,6 +1,7 @@
 """Checks of what a class sees on a screen: the table, the words and the button a
-moment needs are all on it, nothing covers the button, seats do not overlap, and
-nothing scrolls sideways (walkthroughs and live tables alike)."""
+moment needs are all on it, nothing covers the button, seats do not overlap, nothing
+scrolls sideways, and no word of a button is broken across lines (walkthroughs and
+live tables alike)."""
 
 from tests.browser.conftest import SCREENSHOTS
 
@@ -37,6 +38,19 @@ ON_SCREEN = """([button_selector, words_id, expected]) => {
   });
   if (document.documentElement.scrollWidth > document.documentElement.clientWidth)
     problems.push("the page scrolls sideways");
+  // No word of a move's or a step's button is broken across two lines.
+  for (const el of document.querySelectorAll(".play-buttons .button, .step-buttons .button")) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top / 4)));
+        if (tops.size > 1) problems.push(`the word "${m[0]}" is broken across lines`);
+      }
+    }
+  }
   return problems;
 }"""
 
