@@ -46,7 +46,8 @@ ON_SCREEN = """([button_selector, words_id, expected]) => {
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
-        const tops = new Set([...range.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.top / 4)));
+        const rects = [...range.getClientRects()].filter((r) => r.width);
+        const tops = new Set(rects.map((r) => Math.round(r.top / 4)));
         if (tops.size > 1) problems.push(`the word "${m[0]}" is broken across lines`);
       }
     }

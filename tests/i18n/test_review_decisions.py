@@ -32,22 +32,46 @@ DECISIONS = [
     ("hr", "django.po", "Steady", "Srednje", None),
     ("hr", "django.po", "Tie window (milliseconds)", "Vrijeme za neriješeno", None),
     ("hr", "djangojs.po", "Remove from the table", "Uklonite sa stola", "Udaljite"),
-    ("hr", "djangojs.po", "The teacher has paused the game. Wait until it goes on.", "pauzirana", "učitelj"),
-    ("mr", "django.po", "Keys: T turn over a card, S “Snap!”, O “Snap Pot!”, P projector.", "कीबोर्डवरच्या कळा", None),
+    (
+        "hr",
+        "djangojs.po",
+        "The teacher has paused the game. Wait until it goes on.",
+        "pauzirana",
+        "učitelj",
+    ),
+    (
+        "mr",
+        "django.po",
+        "Keys: T turn over a card, S “Snap!”, O “Snap Pot!”, P projector.",
+        "कीबोर्डवरच्या कळा",
+        None,
+    ),
     ("mr", "django.po", "Give the class a name, with no special characters.", "@ किंवा #", None),
     ("he", "django.po", "Tie window (milliseconds)", "חלון התיקו", None),
-    ("he", "djangojs.po", "Play goes clockwise: on to the next player on the left.", "שיושב משמאל", None),
+    (
+        "he",
+        "djangojs.po",
+        "Play goes clockwise: on to the next player on the left.",
+        "שיושב משמאל",
+        None,
+    ),
 ]
 
 # Counted phrases whose singular the reviewers said in words, with "one" after the noun.
-HEBREW_ONE_IN_WORDS = ["%(count)s card face up", "%(count)s card face down", "Snap Pot: %(count)s card"]
+HEBREW_ONE_IN_WORDS = [
+    "%(count)s card face up",
+    "%(count)s card face down",
+    "Snap Pot: %(count)s card",
+]
 
 
 def texts_of(lang: str, name: str, msgid: str) -> list[str]:
     po = polib.pofile(str(LOCALE / lang / "LC_MESSAGES" / name))
     entries = [e for e in po if e.msgid == msgid and not e.obsolete]
     assert entries, f"{msgid!r} is no longer in {lang}/{name}"
-    return [t for e in entries for t in ([e.msgstr] if not e.msgid_plural else e.msgstr_plural.values())]
+    return [
+        t for e in entries for t in (e.msgstr_plural.values() if e.msgid_plural else [e.msgstr])
+    ]
 
 
 @pytest.mark.parametrize(("lang", "name", "msgid", "holds", "not_holds"), DECISIONS)
