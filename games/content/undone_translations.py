@@ -35,7 +35,11 @@ class NotARepository(Exception):
 def _git(repo: Path, *args: str) -> str:
     try:
         done = subprocess.run(
-            ["git", "-C", str(repo), *args], capture_output=True, text=True, errors="replace"
+            # safe.directory: only reads; a checkout owned by another user (CI's root) is fine
+            ["git", "-c", "safe.directory=*", "-C", str(repo), *args],
+            capture_output=True,
+            text=True,
+            errors="replace",
         )
     except FileNotFoundError as error:
         raise NotARepository("git is not installed") from error
