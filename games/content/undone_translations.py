@@ -2,7 +2,7 @@
 
 A merge that takes one side's whole catalog, or makes the catalogs again from an older
 copy, puts back the text an entry had before someone mended it, and nothing fails: the
-entry is still translated. On 2026-12-05, 109 texts the second language reviews had
+entry is still translated. On 2026-12-05, 114 texts the second language reviews had
 mended were found back at their older wording this way. This reads the history of each
 catalog in git: an entry whose text now is not the one the last commit to change it gave
 it, but a text some commit had replaced, was taken back by a merge. (A commit that

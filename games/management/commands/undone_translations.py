@@ -4,7 +4,8 @@
     python manage.py undone_translations --since main    # only changes made since main
 
 Run it after merging branches that both changed a catalog. Exit 1 when anything is
-listed (a text changed back on purpose is listed too: the commit is named).
+listed. A text a commit changed back on purpose is not listed (that commit is the last
+change); a merge's choice between two branches' texts is not either.
 """
 
 from pathlib import Path
@@ -17,8 +18,8 @@ from games.content.undone_translations import NotARepository, undone_translation
 
 class Command(BaseCommand):
     help = (
-        "List catalog entries whose text is again what it was before a commit changed it "
-        "(a merge that took back a mended translation); exit 1 when there is any."
+        "List catalog entries whose text is not what the last commit to change it made it "
+        "but an older one (a merge that took back a mended translation); exit 1 when any."
     )
 
     def add_arguments(self, parser):
