@@ -186,6 +186,61 @@ def test_new_pages_fit_a_phone_without_sideways_scrolling(chromium, urls, name, 
     context.close()
 
 
+#: Per seat row: words broken across lines, and whether the seat's number, the player
+#: and the row's button (if any) stand side by side (their heights overlap).
+SEAT_CARDS = """() => [...document.querySelectorAll('#class-seats tr')].map((row) => {
+  const broken = [];
+  const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.getClientRects().length) continue;  // not shown
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width);
+      if (new Set(rects.map((r) => Math.round(r.top / 4))).size > 1) broken.push(m[0]);
+    }
+  }
+  const boxes = [row.querySelector('th'), row.cells[1], row.querySelector('button')]
+    .filter(Boolean).map((el) => el.getBoundingClientRect());
+  const sideBySide = Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
+  return {broken, oneLine: sideBySide,
+          label: (row.querySelector('.cell-label') || {}).innerText || ''};
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_a_phone_each_seat_of_the_class_page_is_a_card_with_whole_words(
+    chromium, urls, lang, screenshot
+):
+    from tests.browser.test_classroom import join
+
+    contexts = [chromium.new_context(viewport={"width": 360, "height": 640}, locale=lang)]
+    contexts.append(chromium.new_context(locale=lang))
+    teacher, student = (c.new_page() for c in contexts)
+    open_class_page(teacher, urls["site"], lang)
+    code = re.search(r"/class/([A-Z0-9]{6})/", teacher.url).group(1)
+    join(student, urls["site"], lang, code, "Kavin", done=["first-turns"])
+    teacher.locator("#class-seats .done-list li").wait_for()
+    teacher.locator("#class-seats tr").nth(1).locator("button").click()  # a computer player
+    teacher.locator("#class-seats tr.seat-bot").wait_for()
+    cards = teacher.evaluate(SEAT_CARDS)
+    assert [c["broken"] for c in cards] == [[], [], []], (lang, cards)
+    assert all(c["oneLine"] for c in cards), (lang, cards)
+    # the student's walkthroughs under their column's name (the headers are not shown)
+    title = teacher.locator("#seats-done-title").text_content().strip()
+    assert cards[0]["label"] == title
+    assert teacher.locator(".class-seats thead").bounding_box()["width"] <= 1
+    assert sideways_overflow(teacher) <= 0
+    # still a table to a screen reader: its headers name each cell
+    assert teacher.get_by_role("columnheader").count() == 4
+    assert teacher.get_by_role("rowheader").count() == 3
+    assert serious_violations(teacher) == [], lang
+    screenshot(teacher, f"class-teacher-cards-360-{lang}")
+    for c in contexts:
+        c.close()
+
+
 # --- The keyboard ---------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ const page = document.getElementById("class-page");
 const statusLine = document.getElementById("class-status");
 const refusedLine = document.getElementById("control-refused");
 const seatsBody = document.getElementById("class-seats");
+const doneTitle = document.getElementById("seats-done-title");
 const overBox = document.getElementById("class-over");
 const joinBox = document.getElementById("class-join");
 const overText = document.getElementById("class-over-text");
@@ -153,9 +154,16 @@ function button(text, onClick, label) {
 
 function doneCell(seat) {
   const cell = document.createElement("td");
+  cell.setAttribute("role", "cell");
   if (seat.bot || !seat.taken) return cell;
   const done = state.done[seat.seat] || [];
   const total = config.walkthroughs.length;
+  // A phone shows the seat as a card, without the column headers: the column's name
+  // is written above the count there (hidden from screen readers, which have the header).
+  const label = document.createElement("p");
+  label.className = "cell-label";
+  label.setAttribute("aria-hidden", "true");
+  label.textContent = doneTitle.textContent.trim();
   const count = document.createElement("p");
   count.className = "done-count";
   count.textContent = interpolate(
@@ -163,7 +171,7 @@ function doneCell(seat) {
     { done: done.length, total },
     true,
   );
-  cell.append(count);
+  cell.append(label, count);
   if (done.length) {
     const list = document.createElement("ul");
     list.className = "done-list";
@@ -180,6 +188,7 @@ function doneCell(seat) {
 
 function changeCell(seat) {
   const cell = document.createElement("td");
+  cell.setAttribute("role", "cell");
   const over = state.view && state.view.over;
   if (seat.taken && !seat.bot && !over) {
     cell.append(
@@ -213,6 +222,7 @@ function changeCell(seat) {
 
 function playerCell(seat) {
   const cell = document.createElement("td");
+  cell.setAttribute("role", "cell");
   const name = document.createElement("bdi");
   name.className = seat.taken ? "seat-player" : "seat-free";
   name.textContent = seat.label;
@@ -232,9 +242,11 @@ function playerCell(seat) {
 function renderSeats() {
   const rows = state.seats.map((seat) => {
     const row = document.createElement("tr");
+    row.setAttribute("role", "row");
     row.className = seat.bot ? "seat-bot" : seat.taken ? "seat-student" : "seat-empty";
     const number = document.createElement("th");
     number.scope = "row";
+    number.setAttribute("role", "rowheader");
     number.tabIndex = -1; // where the focus goes when its row's button goes away
     number.textContent = String(seat.seat + 1);
     row.append(number, playerCell(seat), doneCell(seat), changeCell(seat));
