@@ -24,6 +24,9 @@ DECISIONS = [
     ("ms", "djangojs.po", "to play", "giliran bermain", None),
     ("ms", "djangojs.po", "The game is paused: nobody can play until you go on.", "anda", "kamu"),
     ("ms", "django.po", "There is no such seat at this table.", "Tempat duduk itu tiada", None),
+    # "first name" said as the name without the initial / surname (2026-12-05)
+    ("ta", "django.po", "Your first name", "முன்னெழுத்து இல்லாமல்", "முதல்"),
+    ("mr", "django.po", "Your first name", "आडनावाशिवाय", "पहिले"),
     ("ta", "django.po", "Start the game", "தொடங்குங்கள்", None),
     ("ta", "django.po", "Try again", "முயலுங்கள்", None),
     ("ta", "django.po", "Change", "செயல்", "மாற்றம்"),
