@@ -7,7 +7,28 @@ from tests.browser.conftest import SCREENSHOTS
 
 # Everything the step needs is on screen, nothing covers the button, the table
 # picture holds its seats without overlaps, and nothing scrolls sideways.
-ON_SCREEN = """([button_selector, words_id, expected]) => {
+#: JavaScript: the words inside ``root`` whose letters are laid out on more than one
+#: line (a word broken inside; rounded to 4 px so a diacritic's box is not a line).
+BROKEN_WORDS = """(root) => {
+  const broken = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter((r) => r.width);
+      if (new Set(rects.map((r) => Math.round(r.top / 4))).size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+ON_SCREEN = (
+    """([button_selector, words_id, expected]) => {
+  const brokenWords = """
+    + BROKEN_WORDS
+    + """;
   const problems = [];
   const vw = document.documentElement.clientWidth, vh = innerHeight;
   const inside = (el, name) => {
@@ -40,20 +61,11 @@ ON_SCREEN = """([button_selector, words_id, expected]) => {
     problems.push("the page scrolls sideways");
   // No word of a move's or a step's button is broken across two lines.
   for (const el of document.querySelectorAll(".play-buttons .button, .step-buttons .button")) {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const rects = [...range.getClientRects()].filter((r) => r.width);
-        const tops = new Set(rects.map((r) => Math.round(r.top / 4)));
-        if (tops.size > 1) problems.push(`the word "${m[0]}" is broken across lines`);
-      }
-    }
+    for (const word of brokenWords(el)) problems.push(`the word "${word}" is broken across lines`);
   }
   return problems;
 }"""
+)
 
 #: The table picture has been fitted to the size its box has now (after a resize).
 FITTED = """() => {

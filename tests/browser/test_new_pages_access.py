@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import served, store_finished_game
+from tests.browser.screens import BROKEN_WORDS
 
 pytestmark = pytest.mark.browser
 
@@ -188,25 +189,18 @@ def test_new_pages_fit_a_phone_without_sideways_scrolling(chromium, urls, name, 
 
 #: Per seat row: words broken across lines, and whether the seat's number, the player
 #: and the row's button (if any) stand side by side (their heights overlap).
-SEAT_CARDS = """() => [...document.querySelectorAll('#class-seats tr')].map((row) => {
-  const broken = [];
-  const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!node.parentElement.getClientRects().length) continue;  // not shown
-    for (const m of node.data.matchAll(/\\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const rects = [...range.getClientRects()].filter((r) => r.width);
-      if (new Set(rects.map((r) => Math.round(r.top / 4))).size > 1) broken.push(m[0]);
-    }
-  }
+SEAT_CARDS = (
+    """() => [...document.querySelectorAll('#class-seats tr')].map((row) => {
+  const broken = ("""
+    + BROKEN_WORDS
+    + """)(row);
   const boxes = [row.querySelector('th'), row.cells[1], row.querySelector('button')]
     .filter(Boolean).map((el) => el.getBoundingClientRect());
   const sideBySide = Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
   return {broken, oneLine: sideBySide,
           label: (row.querySelector('.cell-label') || {}).innerText || ''};
 })"""
+)
 
 
 @pytest.mark.parametrize("lang", LANGS)
