@@ -1,6 +1,7 @@
 """Serve the site for a classroom: `python -m snapsite.serve [--host H] [--port P] [--debug]`.
 
-`make run` and `make dev` call this. It builds daphne's environment and starts it:
+`make run` and `make dev` call this. It builds uvicorn's environment and starts it (one process:
+pages and WebSockets, no proxy):
 
 * debug pages stay off unless `--debug` is given (whatever DEBUG the caller's
   shell holds), so a mistyped address shows the site's own 404 page;
@@ -16,7 +17,7 @@
   only asks the kernel which source address its route would use, and
   `hostname -I` lists the interfaces' addresses.
 
-Before daphne starts, `manage.py purge_classes` deletes the class tables (and the
+Before the server starts, `manage.py purge_classes` deletes the class tables (and the
 students' names) opened more than 30 days ago; if it fails the server starts anyway.
 
 It imports nothing from Django, so it runs before settings can load.
@@ -47,9 +48,6 @@ CLASSROOM_DEFAULTS = {
     "PLAIN_STATIC": "1",
     # WhiteNoise notes that `staticfiles/` (collectstatic's folder) is absent: it is.
     "PYTHONWARNINGS": "ignore:No directory at",
-    # the C allocator, so that memory freed after a wave of connections goes back to
-    # the system (games/play/ws_memory.py)
-    "PYTHONMALLOC": "malloc",
 }
 
 
@@ -126,7 +124,7 @@ def served_addresses(host: str, addresses: Iterable[str]) -> list[str]:
 
 
 def allowed_hosts(host: str, addresses: Iterable[str], extra: str = "") -> str:
-    """ALLOWED_HOSTS for daphne: this machine by name and address, plus `extra`
+    """ALLOWED_HOSTS for the server: this machine by name and address, plus `extra`
     (the caller's own comma-separated list)."""
     names = [*LOOPBACK_NAMES, *served_addresses(host, addresses), *extra.split(",")]
     unique = []
@@ -149,7 +147,7 @@ def serve_env(
     secret_key: str,
     addresses: Iterable[str],
 ) -> dict[str, str]:
-    """Daphne's environment: `base_env` with debug as asked, the key and hosts."""
+    """The server's environment: `base_env` with debug as asked, the key and hosts."""
     env = {**CLASSROOM_DEFAULTS, **base_env}
     env["DEBUG"] = "1" if debug else "0"
     env["SECRET_KEY"] = secret_key
@@ -175,17 +173,14 @@ def announcement(host: str, port: int, addresses: list[str], debug: bool) -> str
     return "\n".join(lines)
 
 
-def daphne_command(host: str, port: int) -> list[str]:
+def server_command(host: str, port: int) -> list[str]:
+    """uvicorn serving pages and WebSockets in this one process. No proxy stands in
+    front, so no forwarded header is believed."""
     return [
-        sys.executable,
-        "-m",
-        "daphne",
-        "-b",
-        host,
-        "-p",
-        str(port),
-        "snapsite.asgi:application",
-    ]
+        sys.executable, "-m", "uvicorn", "snapsite.asgi:application",
+        "--host", host, "--port", str(port),
+        "--ws", "websockets-sansio", "--no-proxy-headers", "--no-access-log",
+    ]  # fmt: skip
 
 
 def purge_command() -> list[str]:
@@ -233,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(purge_old_classes(env), flush=True)
     print(announcement(args.host, args.port, addresses, args.debug), flush=True)
-    command = daphne_command(args.host, args.port)
+    command = server_command(args.host, args.port)
     os.execve(command[0], command, env)
 
 

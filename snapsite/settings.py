@@ -39,7 +39,6 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
-    "daphne",
     "modeltranslation",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -73,8 +72,7 @@ ROOT_URLCONF = "snapsite.urls"
 TEMPLATE_FACES = ("content", "learn", "play", "replay", "teach")
 TEMPLATES = [
     {
-        # Django's, with each page's context freed at once (snapsite/template_cycles.py)
-        "BACKEND": "snapsite.template_cycles.DjangoTemplates",
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
         # The site's own pages (base, home, 404, shared includes), then each face's
         # pages beside its code: games/<face>/templates/<face>/….
         "DIRS": [
@@ -93,17 +91,18 @@ TEMPLATES = [
     },
 ]
 
+# Table processes and `make run` serve the ASGI application (pages and WebSockets);
+# page workers behind the proxy serve the WSGI one (pages only): deploy/README.md.
 ASGI_APPLICATION = "snapsite.asgi.application"
-WSGI_APPLICATION = None
+WSGI_APPLICATION = "snapsite.wsgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        # Kept for ever by default: Channels' database thread reuses its connection
-        # (HTTP requests close theirs: snapsite/db_connections.py).
-        conn_max_age=int(os.environ["DB_CONN_MAX_AGE"])
-        if os.environ.get("DB_CONN_MAX_AGE")
-        else None,
+        # 0 (Django's default): a connection a request. Behind the proxy the units set
+        # it: page workers reuse their threads' connections, and a table process's
+        # WebSockets all query from Channels' one database thread.
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
 }
@@ -123,18 +122,17 @@ if os.environ.get("TEST_DATABASE_NAME"):
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # Between processes: a table's players on another process get its events, and
+    # their moves are forwarded to its owner (games.tables.fan_out, forwarding). The
+    # proxy sends a table's WebSockets to one process, so that traffic is the exception.
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis over publish/subscribe: a message is one PUBLISH
-            "BACKEND": "snapsite.redis_layer.BoundedPubSubChannelLayer",
-            # each process has one channel (games.tables.forwarding): every table's
-            # events relayed to it and every call forwarded to it wait there
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "capacity": 5000},
         }
     }
 else:
-    # Channels' in-memory layer without its scan of every channel on each operation.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "snapsite.channel_layer.LazyExpiryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # "default" is shared by every process (the content version: games/content/version.py):
 # Redis with REDIS_URL, else files beside the project (processes of one machine).
@@ -144,7 +142,7 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {
-            "BACKEND": "snapsite.file_cache.SharedFileCache",
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": os.environ.get("CACHE_DIR") or str(BASE_DIR / ".cache"),
             "OPTIONS": {"MAX_ENTRIES": 20_000},
         }
@@ -239,28 +237,8 @@ WS_FLOOD_PENALTY_S = float(os.environ.get("WS_FLOOD_PENALTY_S", "1"))
 WS_FLOOD_PENALTY_MAX_S = float(os.environ.get("WS_FLOOD_PENALTY_MAX_S", "4"))
 WS_FLOOD_WARNINGS_PER_MINUTE = int(os.environ.get("WS_FLOOD_WARNINGS_PER_MINUTE", "3"))
 WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
+# What waits to be sent to one WebSocket; past it the client is cut (games.play.ws_guard).
 WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
-# New connections to daphne: accepted CONNECTIONS_ACCEPT_PER_TURN a turn of its loop
-# (the rest wait in the kernel's queue), read a few a turn, the rest waiting unread
-# (snapsite/admission.py), at most CONNECTIONS_NEW_PER_SECOND (bursts of
-# CONNECTIONS_NEW_BURST); beyond these many waiting, closed at once; while the loop's
-# turns come CONNECTIONS_BUSY_LAG_MS late, one let in each CONNECTIONS_BUSY_PAUSE_MS.
-CONNECTIONS_ACCEPT_PER_TURN = int(os.environ.get("CONNECTIONS_ACCEPT_PER_TURN", "4"))
-CONNECTIONS_NEW_PER_TURN = int(os.environ.get("CONNECTIONS_NEW_PER_TURN", "4"))
-CONNECTIONS_WAITING_PER_ADDRESS = int(os.environ.get("CONNECTIONS_WAITING_PER_ADDRESS", "500"))
-CONNECTIONS_WAITING_MAX = int(os.environ.get("CONNECTIONS_WAITING_MAX", "5000"))
-CONNECTIONS_NEW_PER_SECOND = float(os.environ.get("CONNECTIONS_NEW_PER_SECOND", "200"))
-CONNECTIONS_NEW_BURST = int(os.environ.get("CONNECTIONS_NEW_BURST", "8"))
-CONNECTIONS_BUSY_LAG_MS = float(os.environ.get("CONNECTIONS_BUSY_LAG_MS", "5"))
-CONNECTIONS_BUSY_PAUSE_MS = float(os.environ.get("CONNECTIONS_BUSY_PAUSE_MS", "10"))
-# The server's table of open files made this large at start (snapsite/fd_table.py),
-# at most its limit of open files (ulimit -n); 0: grown as sockets come, as Linux does.
-FD_TABLE_SLOTS = int(os.environ.get("FD_TABLE_SLOTS", "65536"))
-# Another thread (the database's) holds the interpreter this long at most while the
-# tables' loop waits for it (snapsite/thread_switch.py); 0: Python's default (5 ms).
-THREAD_SWITCH_INTERVAL_MS = float(os.environ.get("THREAD_SWITCH_INTERVAL_MS", "1"))
-# A server whose sockets the guards cannot reach (games/play/ws_socket.py) is refused.
-WS_ALLOW_UNGUARDED_SERVER = False
 TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))
 TABLES_OPEN_PER_ADDRESS = int(os.environ.get("TABLES_OPEN_PER_ADDRESS", "60"))
 TABLE_IDLE_PAUSE_S = float(os.environ.get("TABLE_IDLE_PAUSE_S", "60"))

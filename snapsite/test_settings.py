@@ -18,6 +18,4 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-# The in-process test communicator (channels.testing) has no socket to guard.
-WS_ALLOW_UNGUARDED_SERVER = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -165,12 +165,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # accepted before the table is looked for: a close before the accept is an HTTP
         # 403 to the browser (its close code 1006, never the 4404 that tells the Play
         # page to stop trying), and the table's owner may be another process, busy: a
-        # handshake not answered within 5 s is dropped by daphne (bench_tables
-        # --processes 2: 30-130 a run)
+        # handshake left unanswered is dropped by the server's or the proxy's timeout
         await self.accept()  # the table is listened to at hello (send_welcome)
         self.hello_deadline = asyncio.get_running_loop().call_later(
             settings.WS_HELLO_TIMEOUT_S, self.close_without_hello
-        )  # a timer, not a task: a sleeping task a connection costs a kB (issue 18)
+        )  # a timer, not a task: a sleeping task a connection costs memory
         if not await tables.table_exists(code=self.code):
             await self.close(code=4404)
 

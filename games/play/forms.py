@@ -7,7 +7,6 @@ stored: a bad form changes nothing.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 from django import forms
@@ -73,30 +72,13 @@ class PracticeSettings:
 
 class LobbyForm(forms.Form):
     """A form of the lobby: its ids start with ``id_prefix``, as three forms share
-    the page (and two of them have a name field).
-
-    Django keeps the form's bound fields (``form[name]``) in ``_bound_fields_cache``,
-    and each points back at its form (``.form``): every form used left that cycle, with
-    its fields and widgets, to the cycle collector (snapsite/http_cycles.py). Here the
-    form keeps them weakly: a bound field lives while it is used (a template's loop, a
-    view), then goes with its form; asked for again, it is made again, as Django does
-    the first time."""
+    the page (and two of them have a name field)."""
 
     id_prefix = ""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
-        self._bound_fields_cache = weakref.WeakValueDictionary()
-
-    def __getitem__(self, name: str) -> forms.BoundField:
-        # Django 5.2's, the cache read once (an entry may go between two reads)
-        bound = self._bound_fields_cache.get(name)
-        if bound is None:
-            if name not in self.fields:
-                return super().__getitem__(name)  # (Django's KeyError)
-            bound = self._bound_fields_cache[name] = self.fields[name].get_bound_field(self, name)
-        return bound
 
 
 class PracticeForm(LobbyForm):

@@ -11,33 +11,34 @@
   consumer is sent ``websocket.flooded`` (it answers ``rate_limited``). A connection
   that drops ``WS_FLOOD_CLOSE_AFTER`` more frames with none let through in between, or
   whose flood is its ``WS_FLOOD_WARNINGS_PER_MINUTE``-th within a minute (a client
-  flooding in bursts, each under the first limit), takes no more frames: the server
-  stops reading its socket at once (the flood then waits in the client's own buffers,
-  not in this process), and the consumer is sent ``websocket.flood_close`` after the
-  frames already let through: it closes the connection with code 4429, and the socket
-  is closed as soon as that close frame is written (the client's answer is not waited
-  for, since nothing more is read).
+  flooding in bursts, each under the first limit), takes no more frames: every frame
+  from then on is dropped unread, and the consumer is sent ``websocket.flood_close``
+  after the frames already let through: it closes the connection with code 4429.
 - **A flooder that comes back waits.** After a close for flooding, the address's next
   WebSockets are served only after a wait that doubles with each flood close
   (:mod:`games.play.ws_flood_penalty`).
-- **Memory comes back after a wave of closes** (:mod:`games.play.ws_memory`).
 - **One inbox a connection.** The frames let through wait in the connection's inbox,
   and so do the application's own messages (``scope["snap.deliver"]``: the table's
   messages for the consumer), so the consumer waits on one queue, not on two.
-- **A client that does not read is let go.** Before each frame is sent, the bytes still
-  waiting in the server's socket buffer are looked at; above ``WS_SEND_BACKLOG_BYTES``
-  the connection is dropped at once (the client sees 1006), and the buffer is freed. A
-  client that comes back catches up with ``hello`` and ``since``.
+- **A client that does not read is let go.** What the application sends waits in a
+  queue of the connection's own, bounded in bytes (``WS_SEND_BACKLOG_BYTES``), and one
+  task hands it to the server in order. A server that waits while the socket's buffer is
+  full (uvicorn does) makes that queue grow for a client that does not read; past the
+  bound the connection is cut: the queue is dropped, the consumer is told the client has
+  gone (``websocket.disconnect``, 1006), and the connection's handler returns, which
+  makes the server close the socket. A client that comes back catches up with
+  ``hello`` and ``since``. The consumer never waits on a slow client.
 
-The socket is reached through the server's ``send`` (:mod:`games.play.ws_socket`:
-daphne and uvicorn). Under any other server the connection is refused, logged as an
-error, rather than served without the guards (``WS_ALLOW_UNGUARDED_SERVER`` lets the
-in-process test communicator through: it has no socket).
+Everything here is plain ASGI: the guard sees only the ``receive`` and ``send`` the
+server gives it, so it needs nothing of a particular server. Connection-level defence
+(connections and handshakes per address, slow handshakes) is the proxy's job
+(``deploy/nginx/snap.conf``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -46,8 +47,6 @@ from django.conf import settings
 
 from .ws_flood_penalty import FloodPenalties
 from .ws_limits import frame_budget
-from .ws_memory import ConnectionCount
-from .ws_socket import CLIENT_GONE, ServerSocket, server_socket
 
 __all__ = ["ConnectionGuard", "FLOOD_CLOSE_CODE", "FLOOD_QUIET_S"]
 
@@ -59,11 +58,10 @@ FLOOD_CLOSE_CODE = 4429
 FLOOD_QUIET_S = 1.0
 #: Floods are counted over this window (``WS_FLOOD_WARNINGS_PER_MINUTE``).
 FLOOD_WINDOW_S = 60.0
-#: This process's WebSockets (memory is given back after a wave of closes).
-CONNECTIONS = ConnectionCount()
 #: Addresses whose WebSocket was closed for flooding (their next ones wait).
 PENALTIES = FloodPenalties()
-#: How long a flooder's close frame is given to be written before its socket is closed.
+#: How long the messages still queued (a close frame last) are given to be handed to
+#: the server once the consumer has finished.
 CLOSE_WRITE_S = 0.5
 #: Frames let through but not yet read by the consumer: a few, since they are within
 #: the frame budget; more means the consumer is stuck, and the rest are dropped.
@@ -73,10 +71,9 @@ _INBOX_SIZE = 64
 class _Inbox:
     """The connection's inbox: messages in the order they came, for one reader.
 
-    An ``asyncio.Queue`` without what one reader does not need: it holds four deques
-    (its items, its getters, its putters and its ``join()`` event's waiters), about
-    3 kB a connection before anything is in it; this is a list and, while the reader
-    waits, one future (issue 18: memory per live table)."""
+    An ``asyncio.Queue`` without what one reader does not need (its four deques cost
+    every connection memory before anything is in it): a list and, while the reader
+    waits, one future."""
 
     __slots__ = ("_items", "_waiter")
 
@@ -100,38 +97,103 @@ class _Inbox:
         return self._items.pop(0)  # a few at most (bounded: _INBOX_SIZE, INBOX_LIMIT)
 
 
+def _size(message: dict) -> int:
+    """The bytes a message puts on the wire, about (its text or bytes)."""
+    text = message.get("text")
+    if text is not None:
+        return len(text.encode())
+    return len(message.get("bytes") or b"")
+
+
+class _Outbox:
+    """The messages the application has sent that the server has not taken yet, in
+    order, bounded in bytes; one task at a time hands them to the server."""
+
+    __slots__ = ("_send", "_items", "_bytes", "_limit", "_sender", "_on_cut", "closed")
+
+    def __init__(self, send, limit: int, on_cut) -> None:
+        self._send = send
+        self._items: collections.deque[dict] = collections.deque()
+        self._bytes = 0
+        self._limit = limit
+        self._sender: asyncio.Task | None = None
+        self._on_cut = on_cut
+        self.closed = False  # cut, client gone, or a close sent: nothing more goes out
+
+    def put(self, message: dict) -> None:
+        if self.closed:
+            return
+        size = _size(message)
+        if self._bytes and self._bytes + size > self._limit:
+            log.warning("dropping a WebSocket that does not read (%d bytes waiting)", self._bytes)
+            self.cut()
+            return
+        self._items.append(message)
+        self._bytes += size
+        if message["type"] == "websocket.close":
+            self.closed = True  # what comes after a close is not sent
+        if self._sender is None:
+            self._sender = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            while self._items:
+                message = self._items[0]
+                try:
+                    await self._send(message)
+                except OSError:  # the client left as this was sent (uvicorn)
+                    self._stop()
+                    return
+                if self._items and self._items[0] is message:
+                    self._items.popleft()
+                    self._bytes -= _size(message)
+        finally:
+            self._sender = None
+
+    def _stop(self) -> None:
+        self.closed = True
+        self._items.clear()
+        self._bytes = 0
+
+    def cut(self) -> None:
+        """Drop what waits, stop handing it over, and tell the consumer."""
+        self._stop()
+        if self._sender is not None:
+            self._sender.cancel()
+        self._on_cut()
+
+    async def flushed(self, timeout: float) -> None:
+        """Wait (at most ``timeout``) until everything queued is with the server."""
+        sender = self._sender
+        if sender is not None:
+            await asyncio.wait({sender}, timeout=timeout)
+            if not sender.done():
+                sender.cancel()
+
+
 class _Connection:
     """One connection's frame budget, inbox and send check."""
 
     __slots__ = (
-        "_receive", "_send", "socket", "inbox", "frames_waiting", "budget", "dropped",
-        "last_drop", "floods", "refusing", "close_sent", "closed", "address",
+        "_receive", "outbox", "inbox", "frames_waiting", "budget", "dropped",
+        "last_drop", "floods", "refusing", "address",
     )  # fmt: skip
 
-    def __init__(
-        self, receive, send, socket: ServerSocket | None, address: str | None = None
-    ) -> None:
+    def __init__(self, receive, send, address: str | None = None) -> None:
         self.address = address  # the client's (a flooder's next connections wait)
         self._receive = receive
-        self._send = send
-        self.socket = socket
         self.inbox = _Inbox()
+        self.outbox = _Outbox(send, settings.WS_SEND_BACKLOG_BYTES, self._client_cut)
         self.frames_waiting = 0  # frames in the inbox (the table's messages come there too)
         self.budget = frame_budget()
         self.dropped = 0  # frames dropped since the last one let through
         self.last_drop = float("-inf")
         self.floods: list[float] = []  # when each flood began, over the last minute
         self.refusing = False  # flooded too long: no more frames are let through
-        self.close_sent: asyncio.Event | None = None  # made when refusing (read nothing until set)
-        self.closed = False
-        if socket is not None:
-            socket.limit_buffer(settings.WS_SEND_BACKLOG_BYTES)
 
     async def pump(self) -> None:
         """Take every message off the server's queue as it comes (see the docstring)."""
         while True:
-            if self.refusing:
-                await self.close_sent.wait()  # read nothing until the close has gone
             message = await self._receive()
             if message["type"] != "websocket.receive":
                 self.inbox.put_nowait(message)
@@ -163,15 +225,15 @@ class _Connection:
             self.refuse()
 
     def refuse(self) -> None:
-        self.close_sent = asyncio.Event()
-        self.refusing = True
+        self.refusing = True  # every frame from now is dropped unread
         if self.address is not None:  # from now: it may come back before this one ends
             PENALTIES.flooded(
                 self.address, settings.WS_FLOOD_PENALTY_S, settings.WS_FLOOD_PENALTY_MAX_S
             )
-        if self.socket is not None:
-            self.socket.stop_reading()  # read nothing more from this socket
         self.inbox.put_nowait({"type": "websocket.flood_close"})
+
+    def _client_cut(self) -> None:
+        self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
 
     async def receive(self) -> dict:
         """The next message for the application: a frame let through, or one put in by
@@ -187,46 +249,8 @@ class _Connection:
         self.inbox.put_nowait(message)
 
     async def send(self, message: dict) -> None:
-        if self.closed:
-            return
-        if message["type"] == "websocket.send" and self.socket is not None:
-            backlog = self.socket.unsent_bytes()
-            if backlog > settings.WS_SEND_BACKLOG_BYTES:
-                log.warning("dropping a WebSocket that does not read (%d bytes waiting)", backlog)
-                self.closed = True
-                self.socket.drop()
-                return
-        if message["type"] == "websocket.close":
-            self.closed = True
-            if not (self.refusing and self.socket is not None):
-                try:
-                    await self._send(message)
-                except CLIENT_GONE:  # it left first: nothing more to close
-                    pass
-                finally:
-                    if self.close_sent is not None:
-                        self.close_sent.set()
-                return
-            # a flooder: its socket is let go once the close frame is written, without
-            # waiting for its answer (uvicorn's legacy protocol would wait for it)
-            closing = asyncio.ensure_future(self._send(message))
-            closing.add_done_callback(_retrieved)
-            await asyncio.wait({closing}, timeout=CLOSE_WRITE_S)
-            self.socket.close_when_written()
-            self.close_sent.set()
-            return
-        try:
-            await self._send(message)
-        except CLIENT_GONE:  # not an error: the client left as this was sent to it
-            self.closed = True
-            return
-        if self.socket is not None:
-            self.socket.flush()
-
-
-def _retrieved(task: asyncio.Task) -> None:
-    if not task.cancelled():
-        task.exception()
+        """Queue a message for the client; never waits for the client."""
+        self.outbox.put(message)
 
 
 class ConnectionGuard:
@@ -238,15 +262,6 @@ class ConnectionGuard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "websocket":
             return await self.application(scope, receive, send)
-        socket = server_socket(send)
-        if socket is None and not settings.WS_ALLOW_UNGUARDED_SERVER:
-            log.error(
-                "refusing a WebSocket: this server's socket is not one the guards know "
-                "(serve the site with daphne or uvicorn)"
-            )
-            await receive()  # websocket.connect
-            await send({"type": "websocket.close", "code": 1011})
-            return None
         address = (scope.get("client") or (None,))[0]
         if address is not None:
             wait = PENALTIES.wait_before(address, settings.WS_FLOOD_PENALTY_MAX_S)
@@ -256,9 +271,8 @@ class ConnectionGuard:
                 return None
             if wait:
                 await asyncio.sleep(wait)  # unanswered: nothing is read meanwhile
-        connection = _Connection(receive, send, socket, address)
+        connection = _Connection(receive, send, address)
         pump = asyncio.ensure_future(connection.pump())
-        CONNECTIONS.opened(asyncio.get_running_loop())
         try:
             scope = {**scope, "snap.deliver": connection.deliver}
             return await self.application(scope, connection.receive, connection.send)
@@ -266,4 +280,4 @@ class ConnectionGuard:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pump
-            CONNECTIONS.closed(asyncio.get_running_loop())
+            await connection.outbox.flushed(CLOSE_WRITE_S)

@@ -1,5 +1,5 @@
-"""One client cannot freeze a table, act through another page, or flood it
-(issue 14): each over the real consumer and its guards (snapsite.asgi)."""
+"""One client cannot freeze a table, act through another page, or flood it:
+each over the real consumer and its guards (snapsite.asgi)."""
 
 from __future__ import annotations
 
@@ -241,17 +241,44 @@ async def test_a_catch_up_beyond_the_budget_is_refused_without_reading_storage(
     assert reads == [seq - 3]
 
 
-async def test_a_server_whose_sockets_the_guards_cannot_reach_is_refused(settings, caplog):
-    settings.WS_ALLOW_UNGUARDED_SERVER = False  # the test communicator has no socket
-    code = await create(players=2, options=Options())
-    comm = WebsocketCommunicator(application(), f"/ws/play/{code}/", headers=[HOST, ORIGIN])
-    connected, _ = await comm.connect()
-    assert not connected
-    assert "refusing a WebSocket" in caplog.text
-    settings.WS_ALLOW_UNGUARDED_SERVER = True
-    client = await open_connection(code)
-    await client.send(type="hello")
-    assert (await client.recv())["type"] == "welcome"
+async def test_a_client_that_never_reads_is_cut_once_its_queue_passes_the_bound(settings):
+    """The server's ``send`` waits for ever after the first frames (a socket whose buffer
+    is full, as uvicorn does): the guard's own queue grows, and past
+    ``WS_SEND_BACKLOG_BYTES`` the consumer is told the client has gone and ends, while
+    the table goes on for the other player."""
+    from games.play.ws_guard import ConnectionGuard
+
+    code, ana = await long_table(30)
+    settings.WS_SEND_BACKLOG_BYTES = 3000
+    taken: list[dict] = []
+    never = asyncio.Event()
+    inbound: asyncio.Queue = asyncio.Queue()
+
+    async def server_send(message):
+        taken.append(message)
+        if len(taken) > 2:  # the accept and one frame went; then the socket is full
+            await never.wait()
+
+    scope = {
+        "type": "websocket", "path": f"/ws/play/{code}/", "headers": [HOST, ORIGIN],
+        "client": ("127.0.0.9", 5000), "query_string": b"", "subprotocols": [],
+    }  # fmt: skip
+    from channels.routing import URLRouter
+    from channels.sessions import SessionMiddlewareStack
+
+    from games.play.routing import websocket_urlpatterns
+
+    guarded = ConnectionGuard(SessionMiddlewareStack(URLRouter(websocket_urlpatterns)))
+    await inbound.put({"type": "websocket.connect"})
+    hello = {"type": "hello", "since": 0}  # the whole game again: more than the bound
+    await inbound.put({"type": "websocket.receive", "text": json.dumps(hello)})
+    handler = asyncio.ensure_future(guarded(scope, inbound.get, server_send))
+    await asyncio.wait_for(handler, timeout=5)  # cut: its handler returned by itself
+    assert len(taken) == 3  # nothing more was handed to the stuck socket
+    await ana.send(type="ping", t=1)
+    frames = [await ana.recv()]
+    while frames[-1]["type"] != "pong":  # the table's own players go on
+        frames.append(await ana.recv())
 
 
 async def test_a_long_catch_up_is_read_in_slices_each_a_short_call_on_the_database_thread(
