@@ -1,5 +1,6 @@
-"""A real site for browser tests: daphne serving a file-based SQLite
-database in its own process, and Debian's Chromium driven by Playwright."""
+"""A real site for browser tests: the site's server (uvicorn, as `make run` starts
+it) serving a file-based SQLite database in its own process, and Debian's Chromium
+driven by Playwright."""
 
 import contextlib
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from snapsite.serve import server_command
 from tests.conftest import require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,13 +55,12 @@ def site_env(tmp_path_factory):
 
 @contextlib.contextmanager
 def served(env: dict, log_path: Path):
-    """daphne serving the site with ``env`` on a free local port, until the block ends:
+    """The site's server with ``env`` on a free local port, until the block ends:
     yields its address once a page answers."""
     port = free_port()
     log = open(log_path, "w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "snapsite.asgi:application"],
+        server_command("127.0.0.1", port),
         env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -71,7 +72,7 @@ def served(env: dict, log_path: Path):
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
                 server.kill()
-                raise RuntimeError(f"daphne did not start: {log_path.read_text()}") from None
+                raise RuntimeError(f"the server did not start: {log_path.read_text()}") from None
             time.sleep(0.2)
     try:
         yield url
@@ -83,11 +84,11 @@ def served(env: dict, log_path: Path):
 
 @pytest.fixture(scope="session")
 def site_url(site_env):
-    """Migrate and load a fresh SQLite file, then serve it with daphne."""
+    """Migrate and load a fresh SQLite file, then serve it."""
     workdir = Path(site_env["DATABASE_URL"].removeprefix("sqlite:///")).parent
     for command in (["migrate", "--noinput", "-v", "0"], ["load_content"]):
         manage(site_env, *command)
-    with served(site_env, workdir / "daphne.log") as url:
+    with served(site_env, workdir / "server.log") as url:
         yield url
 
 

@@ -1,4 +1,4 @@
-"""A class on tablets on the real site (daphne): the teacher opens two tablets' tables
+"""A class on tablets on the real site (its server): the teacher opens two tablets' tables
 from the class form in Chromium, the children of each tablet sit down together over the
 WebSocket (``join`` with ``players``), and the teacher's "start them all" starts both
 tables from the page (the view reaches the tables' owner in the server's own loop)."""

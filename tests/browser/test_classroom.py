@@ -1,4 +1,4 @@
-"""A class table in real browsers, against daphne: a teacher opens it in English, two
+"""A class table in real browsers, against the site's server: a teacher opens it in English, two
 students join from a Hebrew and a Tamil page (each its own browser), the teacher sees
 their names and finished walkthroughs, starts, pauses and resumes the game, shows it
 on the projector view, after the end opens the game as a lesson, then starts a new

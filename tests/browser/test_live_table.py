@@ -1,4 +1,4 @@
-"""Live tables in a real browser, against daphne: people in two languages and a
+"""Live tables in a real browser, against the site's server: people in two languages and a
 computer player play to the end by keyboard (one with the Hebrew layout on); a
 practice game by touch on a tablet; the table at the sizes a class uses."""
 
@@ -232,7 +232,7 @@ def test_a_table_closed_while_nobody_was_there_is_told_gone_and_not_tried_again(
     from tests.browser.conftest import served  # site_url: the shared database is migrated
 
     closing_soon = {**site_env, "TABLE_IDLE_PAUSE_S": "0.3", "TABLE_IDLE_CLOSE_S": "0.3"}
-    with served(closing_soon, tmp_path / "daphne.log") as url:
+    with served(closing_soon, tmp_path / "server.log") as url:
         context = chromium.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         code = open_table(page, url, "en", "Ana", turn_timer=0)

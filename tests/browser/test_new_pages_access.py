@@ -1,5 +1,5 @@
 """Accessibility of the pages that came with live tables, replays, the quiz, lesson
-sheets and class tables, in English, Hebrew and Tamil, against daphne: axe finds
+sheets and class tables, in English, Hebrew and Tamil, against the site's server: axe finds
 nothing serious or critical, headings go down one level at a time, each page fits a
 360 px phone without sideways scrolling, and the keyboard works where it matters (the
 live table's moves, focus that shows, form errors tied to their fields)."""

@@ -1,4 +1,4 @@
-"""A finished game's replay and its lesson in a real browser, against daphne: stepping by
+"""A finished game's replay and its lesson in a real browser, against the site's server: stepping by
 keyboard in Hebrew (the arrows follow the reading direction), a lesson's presses answered
 as the page's data says, and screenshots in English, Hebrew and Tamil."""
 

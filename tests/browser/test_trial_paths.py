@@ -1,5 +1,5 @@
 """The paths of the browser trial (../shared/reviews/round2/trial.md), walked again in
-real browsers against daphne: two friends with the lobby's seats start and finish a
+real browsers against the site's server: two friends with the lobby's seats start and finish a
 game; a child who joins by code has the moves on screen at the three classroom sizes;
 a lost connection is told at once and the stand-in is named; a Snap! pressed just after
 the screen changed is judged on the screen before (RULES R9 (D)); keys work on a Hebrew

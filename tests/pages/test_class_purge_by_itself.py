@@ -68,7 +68,7 @@ def test_the_launcher_purges_with_the_servers_environment_before_serving(
     monkeypatch.setattr(serve.os, "execve", lambda path, args, env: calls.append(("serve", env)))
     serve.main(["--port", "8765", "--secret-file", str(tmp_path / "key")])
     assert [what for what, _env in calls] == ["purge", "serve"]
-    assert calls[0][1] == calls[1][1]  # the same database, key and settings as daphne
+    assert calls[0][1] == calls[1][1]  # the same database, key and settings as the server
     assert serve.purge_command()[1:] == [str(serve.BASE_DIR / "manage.py"), "purge_classes"]
 
 

@@ -98,9 +98,7 @@ def test_no_network_address_says_so_instead_of_printing_a_wrong_one():
     assert "Students type" not in text
 
 
-def test_the_command_finds_the_address_and_starts_daphne_on_all_interfaces(
-    monkeypatch, tmp_path, capsys
-):
+def test_the_command_finds_the_address_and_serves_on_all_interfaces(monkeypatch, tmp_path, capsys):
     """`python -m snapsite.serve --host 0.0.0.0`, as `make run HOST=0.0.0.0` calls it."""
     started = {}
     monkeypatch.setattr(serve, "local_addresses", lambda: serve.usable_addresses(NETWORK))
@@ -112,7 +110,8 @@ def test_the_command_finds_the_address_and_starts_daphne_on_all_interfaces(
     serve.main(["--host", "0.0.0.0", "--port", "8123", "--secret-file", str(tmp_path / "key")])
     assert "Students type on their tablets: http://192.168.1.20:8123/" in capsys.readouterr().out
     assert started["args"][1:] == [
-        "-m", "daphne", "-b", "0.0.0.0", "-p", "8123", "snapsite.asgi:application"
+        "-m", "uvicorn", "snapsite.asgi:application", "--host", "0.0.0.0", "--port", "8123",
+        "--ws", "websockets-sansio", "--no-proxy-headers", "--no-access-log",
     ]  # fmt: skip
     assert "192.168.1.20" in started["env"]["ALLOWED_HOSTS"].split(",")
     assert started["env"]["DEBUG"] == "0"

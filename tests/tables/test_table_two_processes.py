@@ -16,6 +16,7 @@ import time
 import pytest
 
 from tests.conftest import require
+from tests.servers import ROOT, free_port, start_site_server
 from tests.services.test_production_services import (  # noqa: F401 (a fixture)
     PG_HOST,
     PG_PORT,
@@ -25,7 +26,6 @@ from tests.services.test_production_services import (  # noqa: F401 (a fixture)
     reachable,
 )
 
-from .test_table_daphne_restart import ROOT, free_port, start_daphne
 from .wsclient import WebSocketClosed, WSClient
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
@@ -71,7 +71,7 @@ print(json.dumps({{"over": end.over, "seq": end.seq, "fence": fence}}))
 
 @pytest.fixture
 def two_servers(postgres_database, tmp_path):  # noqa: F811 (the fixture above)
-    """Two daphne processes on two ports, one PostgreSQL database and one Redis."""
+    """Two server processes on two ports, one PostgreSQL database and one Redis."""
     require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
     require(reachable(PG_HOST, PG_PORT), f"PostgreSQL is not running on {PG_HOST}:{PG_PORT}")
     env = {
@@ -87,9 +87,9 @@ def two_servers(postgres_database, tmp_path):  # noqa: F811 (the fixture above)
         manage + ["shell", "-c", CREATE], env=env, cwd=ROOT, check=True, capture_output=True
     )
     code, ana_key, ben_key, lesson, teacher_key = made.stdout.decode().split()[-5:]
-    log = open(tmp_path / "daphne.log", "w")
+    log = open(tmp_path / "server.log", "w")
     ports = [free_port(), free_port()]
-    servers = [start_daphne(env, port, log) for port in ports]
+    servers = [start_site_server(env, port, log) for port in ports]
 
     def record() -> dict:
         import json

@@ -1,4 +1,4 @@
-"""A real daphne process killed in the middle of a game and started again: the game
+"""The real server process killed in the middle of a game and started again: the game
 finishes, and every event reaches the client once, in order."""
 
 from __future__ import annotations
@@ -6,20 +6,17 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from games.engine import Card, Record, final_state
 from games.tables.protocol import options_from_json
 from games.tables.store import stored_action
+from tests.servers import ROOT, free_port, start_site_server
 
 from .wsclient import WebSocketClosed, WSClient
-
-ROOT = Path(__file__).resolve().parents[2]
 
 CREATE = """
 from games import tables
@@ -29,31 +26,6 @@ print(tables.table_create(
     bots={0: BotLevel.BEGINNER, 1: BotLevel.STEADY, 2: BotLevel.QUICK}, bot_time_scale=0.03,
 ))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_daphne(env: dict, port: int, log) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "snapsite.asgi:application"],
-        env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
-        except OSError:
-            if server.poll() is not None:
-                break
-            time.sleep(0.2)
-    server.kill()
-    raise RuntimeError("daphne did not start")
 
 
 def site_with_table(tmp_path: Path, create: str, **settings: str) -> tuple[dict, str]:
@@ -99,9 +71,9 @@ def stored_record(db: Path, code: str) -> Record:
 def test_a_killed_server_started_again_finishes_the_game_delivering_every_event_once(tmp_path):
     env, code = site_with_table(tmp_path, CREATE)
     db = tmp_path / "live.sqlite3"
-    log = open(tmp_path / "daphne.log", "w")
+    log = open(tmp_path / "server.log", "w")
     port = free_port()
-    server = start_daphne(env, port, log)
+    server = start_site_server(env, port, log)
     seqs: list[int] = []
     try:
         client, welcome = open_table(port, code, None)
@@ -120,7 +92,7 @@ def test_a_killed_server_started_again_finishes_the_game_delivering_every_event_
         except (WebSocketClosed, OSError):
             client.close()
         killed_at = seqs[-1]
-        server = start_daphne(env, port, log)
+        server = start_site_server(env, port, log)
         client, welcome = open_table(port, code, since=seqs[-1])
         assert welcome["seq"] >= seqs[-1]
         over = False
