@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run dev test setup install messages messages-update migrate content bench clean
+.PHONY: run dev test setup install messages messages-update migrate content stack bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ test: setup
 	$(BIN)/ruff format --check .
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run -v 0
 	DEBUG=1 $(BIN)/python -m pytest
+
+# The production stack on 127.0.0.1:8080 (nginx, page workers, table processes,
+# PostgreSQL and Redis): docs/deploy.md.
+stack: setup
+	$(BIN)/python -m deploy.stack
 
 bench: install
 	$(BIN)/python -m games.engine.bench

@@ -117,6 +117,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag(
+    "DB_POOL", default=not DATABASES["default"]["CONN_MAX_AGE"]
+):
+    # psycopg's pool: each request and each table step borrows a connection and gives it
+    # back, so no thread keeps one and none is opened per request.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = True
 if os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
@@ -189,7 +195,7 @@ JQUERY_UI_URL = "vendor/jquery-ui/jquery-ui.min.js"
 JQUERY_URL = "admin/js/vendor/jquery/jquery.min.js"
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # Third-party browser files we ship ourselves (nothing comes from a CDN).
 STATICFILES_DIRS = [("vendor", BASE_DIR / "games" / "vendor")]
 STORAGES = {

@@ -1,0 +1,220 @@
+"""The production stack as docs/deploy.md runs it (deploy.stack): nginx in front of two
+page workers and two table processes, on PostgreSQL and Redis.
+
+- A whole game in Chromium through nginx, with a player on each table process's side;
+  the process that owns the table is SIGKILLed mid-game and the game goes on to its
+  end, every event reaching each player once.
+- 1,000 WebSocket handshakes from one address that then say nothing are capped by the
+  proxy (most refused with 429, the rest cut by the hello timeout) while a game at
+  another address goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require
+from tests.servers import ROOT, free_port
+from tests.services.test_production_services import (
+    PG_HOST,
+    PG_PORT,
+    REDIS_HOST,
+    REDIS_PORT,
+    reachable,
+)
+from tests.tables.test_table_two_processes import Tablet
+
+pytestmark = [pytest.mark.server, pytest.mark.postgres, pytest.mark.redis]
+
+MAKE_TABLES = """
+from django.contrib.sessions.backends.db import SessionStore
+from games import tables
+from games.engine import BotLevel, Options
+from games.tables import store
+out = []
+for _ in range({count}):
+    session = SessionStore()
+    session.create()
+    code = tables.table_create(
+        players=3, options=Options(tie_window_ms=40, turn_limit={turns}), seed=5,
+        bots={{2: BotLevel.QUICK}}, bot_time_scale=0.05, away_after_ms=60000,
+    )
+    store.seat_bind(store.table_id(code), 0, session.session_key, "Ana")
+    out.append(code + ":" + session.session_key)
+print(" ".join(out))
+"""
+
+
+def established(port: int) -> int:
+    """Established TCP connections whose local end is 127.0.0.1:``port``."""
+    count = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        if state == "01" and int(local.split(":")[1], 16) == port:
+            count += 1
+    return count
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    require(reachable(PG_HOST, PG_PORT), f"PostgreSQL is not running on {PG_HOST}:{PG_PORT}")
+    require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
+    require(Path("/usr/sbin/nginx").exists(), "nginx is not installed (apt-get install nginx)")
+    import psycopg
+    from redis import Redis
+
+    from deploy.stack import Stack
+
+    name = f"snap_stack_{uuid.uuid4().hex[:8]}"
+    redis_url = f"redis://{REDIS_HOST}:{REDIS_PORT}/9"
+    Redis.from_url(redis_url).flushdb()
+    stack = Stack(
+        workdir=tmp_path_factory.mktemp("stack"), port=free_port(), pages=2, tables=2,
+        database_url=f"postgres://postgres@{PG_HOST}:{PG_PORT}/{name}", redis_url=redis_url,
+        # a lease is taken over this long after its owner stopped renewing it
+        settings={"TABLES_OPEN_PER_ADDRESS": "100000"},
+    )  # fmt: skip
+    with stack:
+        yield stack
+    admin = f"postgresql://postgres@{PG_HOST}:{PG_PORT}/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def make_tables(stack, count: int, turns: int) -> list[tuple[str, str]]:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c",
+         MAKE_TABLES.format(count=count, turns=turns)],
+        env=stack.env(), cwd=ROOT, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return [tuple(pair.split(":")) for pair in out.stdout.split()[-count:]]
+
+
+def process_reached(stack, code: str) -> int:
+    """The index of the table process nginx sends ``code``'s WebSockets to."""
+    from tests.tables.wsclient import WSClient
+
+    before = [established(p) for p in stack.table_ports]
+    probe = WSClient("127.0.0.1", stack.port, f"/ws/play/{code}/", origin=stack.url)
+    time.sleep(0.3)
+    after = [established(p) for p in stack.table_ports]
+    probe.close()
+    grown = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if b > a]
+    assert len(grown) == 1, (before, after)
+    return grown[0]
+
+
+def event_seqs(frames: list[str]) -> list[int]:
+    seqs = []
+    for frame in frames:
+        message = json.loads(frame)
+        if message.get("type") == "event":
+            seqs.append(message["seq"])
+    return seqs
+
+
+@pytest.mark.browser
+def test_a_game_in_chromium_through_nginx_survives_the_killing_of_its_owner(stack, chromium):
+    # A table whose WebSockets nginx sends to table-1; Ana sits at it on table-0 directly
+    # (a process the pool no longer routes it to), so table-0 owns it and the browser's
+    # player is on the other side.
+    code, ana_key = next(
+        (code, key)
+        for code, key in make_tables(stack, 8, turns=70)
+        if process_reached(stack, code) == 1
+    )
+    owner = "table-0"
+    ana = Tablet(stack.table_ports[0], code, ana_key, seat=0)
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(data)))
+    page.goto(f"{stack.url}/en/play/{code}/")
+    page.locator("#join-name").fill("Ben")
+    page.locator("#join-name").press("Enter")
+    page.locator(".seat.learner").wait_for()
+    killed = False
+    deadline = time.monotonic() + 150
+    while not page.locator("#finished").is_visible():
+        assert time.monotonic() < deadline, "the game did not end"
+        assert ana.error is None, ana.last_frames
+        if not killed and len(ana.seqs) >= 12:
+            stack.kill(owner)  # mid-game: the table's owner dies at once
+            killed = True
+            ana.drop()
+            ana.connect(stack.port)  # Ana's tablet comes back through nginx
+        if page.locator("[data-move=turn]").is_enabled():
+            page.keyboard.press("t")
+        elif page.locator("[data-move=snap]").is_enabled():
+            page.keyboard.press("s")
+        page.wait_for_timeout(120)
+    assert killed
+    deadline = time.monotonic() + 30
+    while not ana.over and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert ana.over, ana.last_frames
+    for seqs in (ana.seqs, event_seqs(frames)):
+        assert len(seqs) == len(set(seqs)), "an event came twice"
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "an event was lost"
+    assert event_seqs(frames)[-1] == ana.seqs[-1]  # both saw the same last event
+    context.close()
+    ana.drop()
+    stack.restart(owner)
+
+
+def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(stack):
+    ((code, ana_key),) = make_tables(stack, 1, turns=60)
+    (quiet_code, _key) = make_tables(stack, 1, turns=60)[0]
+    ana = Tablet(stack.port, code, ana_key, seat=0)  # from 127.0.0.1, through nginx
+    request = (
+        f"GET /ws/play/{quiet_code}/ HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: {stack.url}\r\n\r\n"
+    ).encode()
+    silent, answers = [], {}
+    for _ in range(1000):
+        sock = socket.socket()
+        sock.bind(("127.0.0.2", 0))  # another address than the players'
+        sock.settimeout(10)
+        sock.connect(("127.0.0.1", stack.port))
+        sock.sendall(request)
+        silent.append(sock)
+    for sock in silent:
+        try:
+            status = sock.recv(64).split(b" ")[1].decode()
+        except (OSError, IndexError):
+            status = "none"
+        answers[status] = answers.get(status, 0) + 1
+    reached = sum(established(p) for p in stack.table_ports)
+    assert answers.get("429", 0) >= 800, answers  # refused at the proxy
+    assert answers.get("101", 0) <= 150, answers  # at most the per-address connections
+    assert reached <= 160, reached  # the table processes never held more of them
+    deadline = time.monotonic() + 90
+    while not ana.over:  # the game at the other address went on meanwhile
+        assert time.monotonic() < deadline and ana.error is None, ana.last_frames
+        time.sleep(0.2)
+    assert ana.seqs == list(range(ana.seqs[0], ana.seqs[0] + len(ana.seqs)))
+    for sock in silent:
+        sock.close()
+    ana.drop()
+
+
+def test_the_proxy_serves_static_files_itself_with_long_caching(stack):
+    import urllib.request
+
+    with urllib.request.urlopen(f"{stack.url}/en/rules/") as answer:
+        html = answer.read().decode()
+    css = re.search(r'href="(/static/[^"]+\.css)"', html).group(1)
+    assert re.search(r"\.[0-9a-f]{12}\.css$", css), css  # a hashed name
+    with urllib.request.urlopen(f"{stack.url}{css}") as answer:
+        assert "immutable" in answer.headers["Cache-Control"]
+        assert answer.headers["Server"] == "nginx"
