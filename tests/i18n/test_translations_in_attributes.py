@@ -11,6 +11,8 @@ import pytest
 from django.conf import settings
 from django.utils.translation import trans_real
 
+from games.play import views as play_views
+from games.words import texts
 from tests.i18n.attribute_translations import project_templates, unescaped_places
 from tests.pages.html_check import attribute_problems
 from tests.pages.site_pages import every_page
@@ -65,8 +67,17 @@ def test_the_scan_leaves_translations_in_text_and_escaped_ones_alone(template):
     assert unescaped_places({"page.html": template}) == []
 
 
+def forget_made_texts() -> None:
+    """Empty the texts the site keeps once made per language (card names, blank forms),
+    so none made with the added quote outlives the test, nor one made before it hides
+    from it."""
+    texts._card_names.clear()
+    play_views._blank_forms.clear()
+
+
 @pytest.fixture
 def breakout_in_every_translation(monkeypatch):
+    forget_made_texts()
     gettext, ngettext = trans_real.DjangoTranslation.gettext, trans_real.DjangoTranslation.ngettext
     monkeypatch.setattr(
         trans_real.DjangoTranslation, "gettext", lambda self, msg: gettext(self, msg) + BREAKOUT
@@ -76,6 +87,9 @@ def breakout_in_every_translation(monkeypatch):
         "ngettext",
         lambda self, one, many, n: ngettext(self, one, many, n) + BREAKOUT,
     )
+    yield
+    monkeypatch.undo()
+    forget_made_texts()
 
 
 @pytest.mark.parametrize("lang", ["he", "ta"])
