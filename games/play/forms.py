@@ -48,7 +48,7 @@ def clean_display_name(value: str) -> str:
         return display_name(value)
     except ProtocolError:
         raise forms.ValidationError(
-            _("Names are 1 to %(max)d characters long, with no special characters."),
+            _("Names are 1 to %(max)d characters long, with no invisible characters."),
             params={"max": MAX_NAME_CHARS},
         ) from None
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 __all__ = ["TABLE_ERROR_TEXTS"]
 
 TABLE_ERROR_TEXTS: dict[str, Promise] = {
-    "bad_name": _("Names are 1 to 24 letters long, with no special characters."),
+    "bad_name": _("Names are 1 to 24 letters long, with no invisible characters."),
     "rate_limited": _("Too many messages at once: slow down a little."),
     "catch_up_limited": _(
         "You asked for the game so far too often. The table is shown as it is now."

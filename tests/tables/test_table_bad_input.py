@@ -135,7 +135,7 @@ async def test_the_tables_own_refusals_are_told_in_sentences():
     assert watching["message"] == "You are watching this table, so you cannot play at it."
     await late.send(type="join", name="")
     assert (await late.error())["message"] == (
-        "Names are 1 to 24 letters long, with no special characters."
+        "Names are 1 to 24 letters long, with no invisible characters."
     )
     await assert_unchanged(code, ana)
     waiting = await player(await create(players=2, options=Options()), "Dan")

@@ -81,7 +81,7 @@ class ClassTableForm(GameChoicesForm):
     def clean_class_name(self) -> str:
         name = self.cleaned_data["class_name"].strip()
         if not name or any(not ch.isprintable() for ch in name):
-            raise forms.ValidationError(_("Give the class a name, with no special characters."))
+            raise forms.ValidationError(_("Give the class a name, with no invisible characters."))
         return name
 
     def settings(self) -> ClassSettings:
