@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/snap_stack"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
 NGINX_MAIN = """\
-worker_processes 1;
+{user}worker_processes 1;
 worker_rlimit_nofile 8192;
 daemon off;
 pid {dir}/nginx.pid;
@@ -157,7 +157,6 @@ class Stack:
         if nginx is None:
             raise StackError("nginx is not installed (Debian: apt-get install nginx)")
         self.workdir.mkdir(parents=True, exist_ok=True)
-        self.workdir.chmod(0o755)  # nginx's workers (nobody, under root) read static/
         ensure_database(self.database_url)
         self.manage("migrate", "--noinput", "-v", "0")
         self.manage("load_content")
@@ -211,8 +210,11 @@ class Stack:
             )
         )
         mime = "/etc/nginx/mime.types"
+        # nginx's workers run as the user who started the stack (under root they would
+        # switch to nobody, who may not read a folder in root's own temporary space)
+        user = "user root;\n" if os.geteuid() == 0 else ""
         (self.workdir / "nginx.conf").write_text(
-            NGINX_MAIN.format(dir=self.workdir, mime_types=mime)
+            NGINX_MAIN.format(dir=self.workdir, mime_types=mime, user=user)
         )
         test = subprocess.run(
             [nginx, "-t", "-q", "-p", str(self.workdir), "-c", str(self.workdir / "nginx.conf")],
