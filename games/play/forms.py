@@ -56,6 +56,7 @@ def clean_display_name(value: str) -> str:
 class NameField(forms.CharField):
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("label", _("Your name"))
+        kwargs.setdefault("error_messages", {"required": _("Write your name.")})
         kwargs.setdefault("max_length", MAX_NAME_BYTES)  # checked exactly by clean_display_name
         super().__init__(**kwargs)
 
@@ -70,15 +71,34 @@ class PracticeSettings:
     levels: list[BotLevel]
 
 
+#: What a required field left empty asks for, when the field has no words of its own: a
+#: child reads what to do, not Django's "This field is required."
+NUMBER_REQUIRED = _("Write a number here.")
+CHOICE_REQUIRED = _("Choose one from the list.")
+
+
+def say_what_to_do(field: forms.Field) -> None:
+    """Give ``field`` a required message that says what to do, unless it has one."""
+    if field.error_messages["required"] is not forms.Field.default_error_messages["required"]:
+        return
+    if isinstance(field, forms.IntegerField):
+        field.error_messages["required"] = NUMBER_REQUIRED
+    elif isinstance(field, forms.ChoiceField):
+        field.error_messages["required"] = CHOICE_REQUIRED
+
+
 class LobbyForm(forms.Form):
     """A form of the lobby: its ids start with ``id_prefix``, as three forms share
-    the page (and two of them have a name field)."""
+    the page (and two of them have a name field). A required field left empty says
+    what to write or choose there."""
 
     id_prefix = ""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("auto_id", f"{self.id_prefix}_%s")
         super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            say_what_to_do(field)
 
 
 class PracticeForm(LobbyForm):
@@ -269,13 +289,19 @@ class DeviceTableForm(LobbyForm):
         low, high = DEVICE_PEOPLE
         people = {}
         for n in range(1, high + 1):
-            people[f"name_{n}"] = NameField(label=_("Name"), required=n <= low)
+            people[f"name_{n}"] = NameField(
+                label=_("Name"),
+                required=n <= low,
+                error_messages={"required": _("Write this player's name.")},
+            )
             people[f"lang_{n}"] = forms.ChoiceField(
                 label=_("Language"),
                 choices=language_choices(),
                 initial=here if here in dict(language_choices()) else "en",
             )
         self.fields = {**people, **self.fields}
+        for field in self.fields.values():
+            say_what_to_do(field)
 
     def people_fields(self) -> list[tuple]:
         """Each player's name and language fields (bound), for the template."""
@@ -295,4 +321,8 @@ class DeviceTableForm(LobbyForm):
 
 class JoinByCodeForm(LobbyForm):
     id_prefix = "join"
-    code = forms.CharField(label=_("Table code"), max_length=12)
+    code = forms.CharField(
+        label=_("Table code"),
+        max_length=12,
+        error_messages={"required": _("Write the table's code.")},
+    )

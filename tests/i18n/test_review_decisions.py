@@ -8,6 +8,7 @@ from the catalog the site compiles: it fails if a merge takes the old text again
 """
 
 import re
+import tomllib
 from pathlib import Path
 
 import polib
@@ -206,3 +207,19 @@ def test_the_name_rule_says_what_a_name_refuses_in_every_language():
         ):
             (text,) = texts_of(lang, "django.po", msgid)
             assert "@" not in text and "#" not in text, (lang, text)
+
+
+# Rules content the reviewers mended: (language, unit, field, a text it must hold, must not)
+CONTENT_DECISIONS = [
+    # Malay: the pile's noun phrase is not joined to a clause with "dan"
+    ("ms", "glossary", "face-down-pile", "definition", "tersembunyi; kamu", "bawah, dan"),
+]
+
+
+@pytest.mark.parametrize(("lang", "kind", "slug", "field", "holds", "not_holds"), CONTENT_DECISIONS)
+def test_reviewed_rules_content_keeps_the_reviewers_text(lang, kind, slug, field, holds, not_holds):
+    content = tomllib.loads(
+        (Path(settings.BASE_DIR) / "games" / "content" / f"{lang}.toml").read_text()
+    )
+    text = content[kind][slug][field]
+    assert holds in text and not_holds not in text, text

@@ -165,3 +165,29 @@ def test_a_table_on_one_device_counts_toward_the_sessions_open_tables(client, co
     response = client.post("/en/play/device/", DEVICE)
     assert response.status_code == 429
     assert Table.objects.count() == 1
+
+
+def test_a_device_form_sent_with_one_name_asks_a_child_for_the_second_players_name(client, content):
+    response = client.post("/ms/play/device/", {**DEVICE, "name_2": ""})
+    assert response.status_code == 400
+    html = response.content.decode()
+    player_2 = re.search(
+        r"<fieldset class=\"device-player\">(?:(?!</fieldset>).)*?"
+        r'name="name_2".*?</fieldset>',
+        html,
+        re.S,
+    ).group(0)
+    assert "Tulis nama pemain ini." in player_2
+    assert "Medan ini diperlukan." not in html
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_the_tablets_join_page_spaces_out_only_the_code_not_the_word_table(client, content, lang):
+    teacher = client.session.session_key
+    code = tables.table_open_class(session_key=teacher, class_name="4B", players=4, on_device=True)
+    client.cookies.clear()  # a tablet: another browser
+    html = client.get(f"/{lang}/play/{code}/").content.decode()
+    spaced = re.findall(r'class="[^"]*\btable-code\b[^"]*"[^>]*>([^<]*)<', html)
+    assert spaced == [code]
+    if lang == "he":
+        assert f'<p>שולחן <bdi class="table-code">{code}</bdi></p>' in html

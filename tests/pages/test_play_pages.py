@@ -174,3 +174,33 @@ def test_play_it_for_real_needs_no_name_and_no_levels(client, content):
         ("", "beginner"),
         ("", "beginner"),
     ]
+
+
+def test_an_empty_open_form_says_what_to_write_and_choose_in_each_field(client, content):
+    html = client.post("/ms/play/new/", {"tie_window_ms": ""}).content.decode()
+    assert "Tulis nama kamu." in html and "Tulis nombor di sini." in html
+    assert "Pilih satu daripada senarai." in html
+    assert "Medan ini diperlukan." not in html
+
+
+def test_joining_with_no_code_asks_for_the_tables_code(client, content):
+    response = client.get("/hr/play/", {"code": ""})
+    assert response.status_code == 400
+    assert "Upišite šifru stola." in response.content.decode()
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_no_required_field_of_the_lobby_falls_back_on_djangos_words(lang):
+    from django.forms import Field
+    from django.utils import translation
+
+    from games.play.forms import DeviceTableForm, JoinByCodeForm, OpenTableForm, PracticeForm
+
+    with translation.override(lang):
+        generic = str(Field.default_error_messages["required"])
+        for form_class in (PracticeForm, OpenTableForm, DeviceTableForm, JoinByCodeForm):
+            form = form_class(data={})
+            for name, field in form.fields.items():
+                if field.required:
+                    said = str(field.error_messages["required"])
+                    assert said != generic, (form_class.__name__, name)

@@ -94,6 +94,18 @@ def test_a_first_language_a_sheet_cannot_have_is_a_clear_error(client, content):
     assert same.status_code == 400  # both the same: the second-language check says so
 
 
+def test_a_first_language_a_sheet_cannot_have_names_the_languages_not_their_codes(client, content):
+    response = client.get("/he/teach/sheet/?lang=xx")
+    assert response.status_code == 400
+    text = response.content.decode()
+    for name, own in [("אנגלית", "English"), ("טמילית", "தமிழ்"), ("מראטהית", "मराठी")]:
+        assert f"{name} (\u2068{own}\u2069)" in text
+    assert "עברית" in text
+    assert not re.search(r"\ben, ms, mr\b", text)
+    english = client.get("/en/teach/sheet/?lang=xx").content.decode()
+    assert "Croatian (\u2068Hrvatski\u2069)" in english and "English (" not in english
+
+
 def test_the_builders_check_boxes_lead_to_the_short_address(client, content):
     response = client.get(
         "/en/teach/sheet/?also=he&parts=start&parts=glossary&parts=walkthrough:tie&paper=a4"

@@ -1,6 +1,7 @@
 """What the sheet builder calls each choice, for the messages of a sheet address that
-cannot be made: a teacher reads the titles the form shows ("The glossary", "US Letter",
-"עברית"), never the address's codes ("glossary", "letter", "he").
+cannot be made: a teacher reads the titles the form shows ("The glossary", "US Letter"),
+and each language by its name in the page's language with the name the form shows
+beside it ("Hebrew (עברית)"), never the address's codes ("glossary", "letter", "he").
 
 The words are the builder's own (games/teach/templates/teach/includes/sheet_builder.html), so the
 two can never disagree.
@@ -8,6 +9,7 @@ two can never disagree.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games.context_processors import NATIVE_NAMES
@@ -42,8 +44,18 @@ def parts_listing(codes) -> str:
     return listing(codes, part_titles())
 
 
+def language_titles() -> dict[str, str]:
+    """Each site language -> its name in the page's language, and its own name (the one
+    the builder's list shows) in brackets when the two differ."""
+    titles = {}
+    for code, name in settings.LANGUAGES:
+        here, own = str(name), NATIVE_NAMES[code]
+        titles[code] = here if here == own else f"{here} ({isolate(own)})"
+    return titles
+
+
 def languages_listing(codes) -> str:
-    return listing(codes, NATIVE_NAMES)
+    return listing(codes, language_titles())
 
 
 def papers_listing(codes) -> str:

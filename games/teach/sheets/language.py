@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from games.teach.sheets import labels as sheet_labels
 from games.teach.sheets import query as sheets
 from games.words.texts import fill
 
@@ -20,7 +21,8 @@ __all__ = ["first_language"]
 
 def first_language(request):
     """None when the address has no ``lang``; else the redirect to the sheet in that
-    language, or the problem (a sentence) when it is not a sheet language."""
+    language, or the problem (a sentence) when it is not a sheet language: it names the
+    languages a sheet can have as the builder does, each in its own script."""
     lang = (request.GET.get("lang") or "").strip()
     if not lang:
         return None
@@ -29,7 +31,7 @@ def first_language(request):
         return fill(
             _("%(value)s is not a language a sheet can have. Choose one of: %(allowed)s."),
             value=lang,
-            allowed=", ".join(codes),
+            allowed=sheet_labels.languages_listing(codes),
         )
     rest = [(k, v) for k in request.GET for v in request.GET.getlist(k) if k != "lang"]
     with translation.override(lang):
