@@ -46,7 +46,8 @@ for _ in range({count}):
     session.create()
     code = tables.table_create(
         players=3, options=Options(tie_window_ms=40, turn_limit={turns}), seed=5,
-        bots={{2: BotLevel.QUICK}}, bot_time_scale=0.05, away_after_ms=60000,
+        bots={{seat: BotLevel.QUICK for seat in {bot_seats}}}, bot_time_scale=0.05,
+        away_after_ms=60000,
     )
     store.seat_bind(store.table_id(code), 0, session.session_key, "Ana")
     out.append(code + ":" + session.session_key)
@@ -90,10 +91,12 @@ def stack(tmp_path_factory):
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def make_tables(stack, count: int, turns: int) -> list[tuple[str, str]]:
+def make_tables(stack, count: int, turns: int, bot_seats=(2,)) -> list[tuple[str, str]]:
+    """``count`` tables of three, Ana in seat 0 (a session of her own), computer players
+    in ``bot_seats``: [(code, Ana's session key)]."""
+    script = MAKE_TABLES.format(count=count, turns=turns, bot_seats=tuple(bot_seats))
     out = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "shell", "-c",
-         MAKE_TABLES.format(count=count, turns=turns)],
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", script],
         env=stack.env(), cwd=ROOT, check=True, capture_output=True, text=True,
     )  # fmt: skip
     return [tuple(pair.split(":")) for pair in out.stdout.split()[-count:]]
@@ -172,8 +175,8 @@ def test_a_game_in_chromium_through_nginx_survives_the_killing_of_its_owner(stac
 
 
 def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(stack):
-    ((code, ana_key),) = make_tables(stack, 1, turns=60)
-    (quiet_code, _key) = make_tables(stack, 1, turns=60)[0]
+    ((code, ana_key),) = make_tables(stack, 1, turns=60, bot_seats=(1, 2))
+    ((quiet_code, _key),) = make_tables(stack, 1, turns=60)
     ana = Tablet(stack.port, code, ana_key, seat=0)  # from 127.0.0.1, through nginx
     request = (
         f"GET /ws/play/{quiet_code}/ HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
