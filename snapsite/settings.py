@@ -70,7 +70,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "snapsite.urls"
 
-TEMPLATE_FACES = ("content", "learn", "play", "replay", "teach")
+TEMPLATE_FACES = ("rules", "learn", "play", "replay", "teach")
 TEMPLATES = [
     {
         # Django's, with each page's context freed at once (snapsite/template_cycles.py)

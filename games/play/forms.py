@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.context_processors import NATIVE_NAMES
 from games.engine import BotLevel, Options
-from games.play.bot_levels import levels_help
+from games.live.bot_levels import levels_help
 from games.tables.device import DEVICE_COMPUTERS, DEVICE_PEOPLE
 from games.tables.protocol import MAX_NAME_BYTES, MAX_NAME_CHARS, ProtocolError, display_name
 

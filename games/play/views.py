@@ -15,13 +15,13 @@ from django.views.decorators.http import require_POST
 from games import tables
 from games.content.sections import section_titles
 from games.engine import full_deck
-from games.learn.walkthroughs import card_data, clause_links, clause_sections
+from games.frames.walkthroughs import card_data, clause_links, clause_sections
+from games.live.bot_levels import levels_help
+from games.live.device_edges import device_bots, device_edges, device_languages
+from games.live.share_links import share_url
 from games.models import Seat, Table
-from games.play.bot_levels import levels_help
-from games.play.device_edges import device_bots, device_edges, device_languages
 from games.play.forms import DeviceTableForm, JoinByCodeForm, OpenTableForm, PracticeForm
 from games.play.limit_words import too_many_tables_text
-from games.play.share_links import share_url
 from games.tables.changes import tables_version
 from games.tables.codes import normalise_code
 from games.tables.device import DEVICE_BEATS

@@ -19,8 +19,8 @@ from django.utils.translation import ngettext
 from games import tables
 from games.content.sections import with_section_titles
 from games.engine import GameState, Record, final_state
-from games.replay import frames as replay_frames
-from games.replay.seat_names import SeatNames
+from games.frames import recorded as replay_frames
+from games.frames.seat_names import SeatNames
 from games.tables.codes import normalise_code
 from games.tables.live_text import seat_labels
 

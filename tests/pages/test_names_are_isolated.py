@@ -34,7 +34,7 @@ from games.engine.events import (
     TooLate,
     WrongCall,
 )
-from games.learn.walkthroughs import frames, played_scenarios
+from games.frames.walkthroughs import frames, played_scenarios
 from games.words.texts import FSI, PDI, event_text
 from tests.conftest import LANGUAGE_CODES
 

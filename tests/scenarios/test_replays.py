@@ -7,8 +7,8 @@ from django.utils import translation
 
 from games.engine import CallSnap, Options, TurnCard, from_piles, play_bot_game
 from games.engine.events import WrongCall
-from games.learn.narration import note_text
-from games.replay.steps import learner_press, lesson_positions, record_steps
+from games.frames.narration import note_text
+from games.frames.steps import learner_press, lesson_positions, record_steps
 from games.scenarios.runner import play_branch
 from games.words.press_outcomes import RIGHT
 from games.words.texts import isolate

@@ -17,7 +17,7 @@ import re
 
 from django.utils import translation
 
-from games.learn import walkthroughs
+from games.frames import walkthroughs
 from games.models import GlossaryEntry, RulesSection, StartStep
 from games.teach.sheets import game as sheets_game
 from games.teach.sheets.cells import cell, section_titles_in

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.context_processors import NATIVE_NAMES
-from games.learn import narration
+from games.frames import narration
 from games.models import RulesSection
 from games.words.texts import isolate
 

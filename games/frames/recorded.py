@@ -19,9 +19,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.engine import GameState, Record
-from games.learn.walkthroughs import answers, clause_links, table_data
-from games.replay.seat_names import SeatNames
-from games.replay.steps import RecordStep, lesson_positions, record_steps
+from games.frames.seat_names import SeatNames
+from games.frames.steps import RecordStep, lesson_positions, record_steps
+from games.frames.walkthroughs import answers, clause_links, table_data
 from games.tables.live_text import told_event
 from games.tables.owner import event_data
 from games.words.texts import fill

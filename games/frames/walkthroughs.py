@@ -19,7 +19,7 @@ from games.content.files import load_shape
 from games.content.sections import section_titles
 from games.engine import Card, GameState
 from games.engine.events import CardTurned
-from games.learn import narration
+from games.frames import narration
 from games.scenarios import Branch, PlayedScenario, Scenario, load_all, play_scenario
 from games.words.press_outcomes import REFUSED
 from games.words.texts import card_name, event_text, fill
