@@ -27,7 +27,7 @@ pages a second a young collection came every few seconds and held the event loop
   taken out of ``django.db.connections`` and its attributes dropped.
 
 The template context (snapsite/template_cycles.py) and the forms' bound fields
-(games/play/forms.py, ``LobbyForm``) are broken where they are made. snapsite/asgi.py
+(games/live/game_choices.py, ``LobbyForm``) are broken where they are made. snapsite/asgi.py
 serves HTTP with :class:`Handler`; tests/tables/test_http_cycles.py checks that pages
 leave no cycle.
 """

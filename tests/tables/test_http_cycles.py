@@ -1,6 +1,6 @@
 """A page request under daphne is freed by refcounting alone: it leaves no reference cycle
 for the collector (snapsite/http_cycles.py, snapsite/template_cycles.py,
-snapsite/db_connections.py, snapsite/daphne_cycles.py, games/play/forms.py). Before,
+snapsite/db_connections.py, snapsite/daphne_cycles.py, games/live/game_choices.py). Before,
 every page left 100-600 objects in cycles: the request with its messages, user and
 session, ``RequestAborted`` and ``ASGIHandler.handle``'s frame, the request thread's
 ``DatabaseWrapper``, the template's ``RequestContext``, the forms' bound fields, a
