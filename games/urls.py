@@ -1,5 +1,5 @@
 """The site's pages under ``/<lang>/``: each address's first segment names the folder
-of its code (``rules/``, ``glossary/`` and ``start/`` are ``games/content/``)."""
+of its code (``glossary/`` and ``start/`` are ``games/rules/`` too)."""
 
 from django.urls import path
 

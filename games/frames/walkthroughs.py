@@ -155,7 +155,7 @@ def clause_links(clauses) -> list[dict]:
 
 def answers(branches: dict[str, Branch], names: list[str], learner: int, state: GameState):
     """The page's data for the engine's answer to each press in ``state`` (see
-    :func:`frames`): the walkthroughs' and the game lessons' (``games.replay.frames``)."""
+    :func:`frames`): the walkthroughs' and the game lessons' (``games.frames.recorded``)."""
     result = {}
     for press, branch in branches.items():
         verdict = branch.outcome

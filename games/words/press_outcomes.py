@@ -13,7 +13,7 @@ seats, card and count it needs:
 - ``refused``: the engine changed nothing (``Rejected``), with its reason.
 
 It decides nothing the events and states do not show, and it has no words: the
-sentences are keys that :mod:`games.learn.narration` puts into the reader's language. Pure:
+sentences are keys that :mod:`games.frames.narration` puts into the reader's language. Pure:
 standard library and engine only.
 """
 

@@ -1,4 +1,4 @@
-"""A recorded game as a lesson (games/replay/steps.py): the presses a walkthrough never
+"""A recorded game as a lesson (games/frames/steps.py): the presses a walkthrough never
 meets (joining another player's call, a turn after the turn limit's last card) are
 classified from the engine's events, and a lesson asks only for the learner's right
 moves."""
