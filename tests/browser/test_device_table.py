@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import manage
+from tests.browser.conftest import manage, table_made
 
 pytestmark = pytest.mark.browser
 
@@ -50,12 +50,9 @@ def device_table(env: dict, key: str, people: list[tuple[str, str]], **settings:
     ``key``; ``settings`` as for ``tables.table_open_device`` (Python source:
     ``levels="[BotLevel.STEADY]"``, ``beat_ms="None"`` for people turning their cards)."""
     source = ", ".join(f"{k}={v}" for k, v in settings.items())
-    code = (
-        "from games import tables; from games.engine import BotLevel, Options; "
-        "from tests.tables.helpers import stacked_deck; "
-        f"print(tables.table_open_device(session_key={key!r}, people={people!r}, {source}))"
+    return table_made(
+        env, f"tables.table_open_device(session_key={key!r}, people={people!r}, {source})"
     )
-    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 
 
 def stored_events(env: dict, code: str) -> list[dict]:
