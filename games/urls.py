@@ -1,15 +1,15 @@
 """The site's pages under ``/<lang>/``: each address's first segment names the folder
-of its code (``rules/``, ``glossary/`` and ``start/`` are ``games/content/``)."""
+of its code (``glossary/`` and ``start/`` are ``games/rules/`` too)."""
 
 from django.urls import path
 
 from games import views
-from games.content import views as content_views
 from games.content.page_cache import cached_page
 from games.learn import views as learn_views
 from games.play import views as play_views
 from games.replay import views as replay_views
 from games.replay.kept import replay_state
+from games.rules import views as rules_views
 from games.teach import views as teach_views
 from games.teach.classes import views as class_views
 from games.teach.quiz import views as quiz_views
@@ -17,8 +17,8 @@ from games.teach.sheets import views as sheets_views
 
 urlpatterns = [
     path("", cached_page(views.home), name="home"),
-    path("rules/", cached_page(content_views.rules), name="rules"),
-    path("glossary/", cached_page(content_views.glossary), name="glossary"),
+    path("rules/", cached_page(rules_views.rules), name="rules"),
+    path("glossary/", cached_page(rules_views.glossary), name="glossary"),
     path("play/", cached_page(play_views.play, state=play_views.lobby_state), name="play"),
     path("play/practice/", play_views.play_practice, name="play_practice"),
     path("play/new/", play_views.play_open, name="play_open"),

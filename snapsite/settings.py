@@ -69,7 +69,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "snapsite.urls"
 
-TEMPLATE_FACES = ("content", "learn", "play", "replay", "teach")
+TEMPLATE_FACES = ("rules", "learn", "play", "replay", "teach")
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",

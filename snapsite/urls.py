@@ -3,8 +3,8 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from games.content import views as content_views
 from games.content.page_cache import cached_page
+from games.rules import views as rules_views
 from games.switcher import set_language
 
 urlpatterns = [
@@ -15,7 +15,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("games.urls")),
     # "Play in two minutes": teachers bookmark /<lang>/start/.
-    path("start/", cached_page(content_views.start), name="start"),
+    path("start/", cached_page(rules_views.start), name="start"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["games"]), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     prefix_default_language=True,

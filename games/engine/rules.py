@@ -39,23 +39,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import events as ev
 from .actions import SNAP, SNAP_POT, CallSnap, CallSnapPot, CloseRace, TurnCard
-from .events import (
-    CallJoined,
-    CardTurned,
-    Event,
-    GameOver,
-    PilesWon,
-    PileTurnedOver,
-    PlayerBack,
-    PlayerOut,
-    RaceCancelled,
-    RaceOpened,
-    Rejected,
-    TieToPot,
-    TooLate,
-    WrongCall,
-)
 from .state import GameState, Race, ValidCalls, build_state, compute_valid, evolve
 
 __all__ = ["Step", "apply"]
@@ -66,19 +51,19 @@ class Step:
     """The result of one action: the new ``state`` and the ``events`` it caused."""
 
     state: GameState
-    events: tuple[Event, ...]
+    events: tuple[ev.Event, ...]
 
     @property
     def rejected(self) -> bool:
         """True when the action was rejected (the state is the old one)."""
-        return len(self.events) == 1 and type(self.events[0]) is Rejected
+        return len(self.events) == 1 and type(self.events[0]) is ev.Rejected
 
 
 _evolve = evolve
 
 
 def _reject(state: GameState, seat: int | None, reason: str) -> Step:
-    return Step(state, (Rejected(seat, reason),))
+    return Step(state, (ev.Rejected(seat, reason),))
 
 
 def _is_int(x: object) -> bool:
@@ -181,7 +166,7 @@ def _turn(s: GameState, seat: int, at: int, base: GameState, pre: tuple) -> Step
         card = fd[-1]
         fd = fd[:-1]
         fu = fu + (card,)
-        events = pre + (CardTurned(seat, card),)
+        events = pre + (ev.CardTurned(seat, card),)
     else:
         # R15/R21: the face-up pile is turned over as a whole; its bottom card becomes
         # the top of the new face-down pile, which is then turned.
@@ -189,7 +174,7 @@ def _turn(s: GameState, seat: int, at: int, base: GameState, pre: tuple) -> Step
         card = flipped[-1]
         fd = flipped[:-1]
         fu = (card,)
-        events = pre + (PileTurnedOver(seat, len(flipped)), CardTurned(seat, card))
+        events = pre + (ev.PileTurnedOver(seat, len(flipped)), ev.CardTurned(seat, card))
     face_down = s.face_down[:seat] + (fd,) + s.face_down[seat + 1 :]
     face_up = s.face_up[:seat] + (fu,) + s.face_up[seat + 1 :]
     n = s.players
@@ -254,7 +239,7 @@ def _end_at_limit(s: GameState, events: tuple) -> Step:
     best = max(totals)
     winners = tuple(i for i in range(s.players) if totals[i] == best)
     winner = winners[0] if len(winners) == 1 else None
-    events = events + (GameOver(winner, winner is None, "turn_limit", winners),)
+    events = events + (ev.GameOver(winner, winner is None, "turn_limit", winners),)
     new = _evolve(
         s,
         {
@@ -330,13 +315,13 @@ def _call(
         if (kind == rk or opts.either_word_counts) and valid.piles(rk):
             callers = race.callers + (seat,)
             new_race = Race(rk, race.first_ms, race.closes_at_ms, callers, race.times + (at,))
-            events = pre + (CallJoined(rk, seat, at),)
+            events = pre + (ev.CallJoined(rk, seat, at),)
             new = _evolve(s, {"race": new_race, "seq": base.seq + len(events), "clock_ms": at})
             return Step(new, events)
         if valid.piles(kind):
             # A valid call of the other word, but the first valid call is being resolved
             # (R11 D): it lost the race, no penalty.
-            events = pre + (TooLate(seat, kind),)
+            events = pre + (ev.TooLate(seat, kind),)
             new = _evolve(s, {"seq": base.seq + len(events), "clock_ms": at})
             return Step(new, events)
     else:
@@ -349,7 +334,7 @@ def _call(
             window = opts.effective_tie_window_ms
             closes = at + window
             new_race = Race(eff, at, closes, (seat,), (at,))
-            events = pre + (RaceOpened(eff, seat, at, closes),)
+            events = pre + (ev.RaceOpened(eff, seat, at, closes),)
             new = _evolve(s, {"race": new_race, "seq": base.seq + len(events), "clock_ms": at})
             if window == 0:
                 done = _close(new, at)
@@ -361,7 +346,7 @@ def _call(
         # was closed while no card has been turned since; otherwise as sent now.
         seen = s.windows[4]
     if seen is not None and _saw_match(s.windows, kinds, seen):
-        events = pre + (TooLate(seat, kind),)
+        events = pre + (ev.TooLate(seat, kind),)
         new = _evolve(s, {"seq": base.seq + len(events), "clock_ms": at})
         return Step(new, events)
     return _wrong_call(s, seat, at, kind, base, pre)
@@ -388,7 +373,7 @@ def _wrong_call(s: GameState, seat: int, at: int, kind: str, base: GameState, pr
         face_up = face_up[:seat] + (fu,) + face_up[seat + 1 :]
     else:
         paid = False
-    events = pre + (WrongCall(seat, kind, to, paid),)
+    events = pre + (ev.WrongCall(seat, kind, to, paid),)
     if not paid:
         new = _evolve(s, {"seq": base.seq + len(events), "clock_ms": at})
         return Step(new, events)
@@ -408,7 +393,7 @@ def _close(s: GameState, at: int) -> Step:
     piles = s.valid_now.piles(kind)
     closed_at = s.windows[:4] + (s.seq,)  # a call without a number is taken as sent now
     if not piles:
-        events: tuple = (RaceCancelled(kind),)
+        events: tuple = (ev.RaceCancelled(kind),)
         changes = {"race": None, "seq": s.seq + 1, "clock_ms": at, "windows": closed_at}
         return _limit_reached(Step(_evolve(s, changes), events))
     face_up = list(s.face_up)
@@ -430,13 +415,13 @@ def _close(s: GameState, at: int) -> Step:
             under = pile[::-1] + under
         cards = len(under)
         face_down = face_down[:winner] + (under + face_down[winner],) + face_down[winner + 1 :]
-        ev: Event = PilesWon(winner, piles, cards, with_pot, pot_cards)
+        settled: ev.Event = ev.PilesWon(winner, piles, cards, with_pot, pot_cards)
     else:
         for pile in won:
             pot = pot + pile
-        ev = TieToPot(kind, race.callers, piles, pot[-1], len(pot))
+        settled = ev.TieToPot(kind, race.callers, piles, pot[-1], len(pot))
     closing = _evolve(s, {"windows": closed_at})
-    step = _settle(closing, closing, face_down, tuple(face_up), pot, None, at, (ev,))
+    step = _settle(closing, closing, face_down, tuple(face_up), pot, None, at, (settled,))
     return _limit_reached(step)  # R19 (D): after the race of the N-th card
 
 
@@ -453,7 +438,7 @@ def _settle(
     """Finish a step in which cards moved between players: who is out or back (R16,
     R23), whose turn it is, whether the game is over (R17, R18, R23)."""
     n = s.players
-    extra: list[Event] = []
+    extra: list[ev.Event] = []
     having = []
     for i in range(n):
         had = bool(s.face_down[i] or s.face_up[i])
@@ -461,9 +446,9 @@ def _settle(
         if has:
             having.append(i)
         if had and not has:
-            extra.append(PlayerOut(i))
+            extra.append(ev.PlayerOut(i))
         elif has and not had:
-            extra.append(PlayerBack(i))
+            extra.append(ev.PlayerBack(i))
     last = s.last_turned
     start = (last + 1) % n if last is not None else s.to_play
     to_play = start
@@ -478,7 +463,7 @@ def _settle(
     if over:
         race = None
         reason = "no_cards" if not having else ("stuck_pot" if pot else "all_cards")
-        extra.append(GameOver(winner, winner is None, reason, tuple(having)))
+        extra.append(ev.GameOver(winner, winner is None, reason, tuple(having)))
     if extra:
         events = events + tuple(extra)
     seq = base.seq + len(events)

@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games.content.sections import with_section_titles
-from games.learn import walkthroughs
+from games.frames import walkthroughs
 
 
 def learn(request):

@@ -9,84 +9,21 @@ come a page at a time (``?from=N``); the player gets every step, in compact form
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import tables
 from games.content.sections import with_section_titles
-from games.engine import GameState, Record, final_state
-from games.replay import frames as replay_frames
-from games.replay.seat_names import SeatNames
-from games.tables.codes import normalise_code
-from games.tables.live_text import seat_labels
+from games.frames import recorded as replay_frames
+from games.frames.table_game import Game, Missing, load_game
 
 #: Steps in words per page: a page of a long game stays small, and prints on a few sheets.
 STEPS_PER_PAGE = 40
 
 
-@dataclass(frozen=True)
-class Game:
-    code: str
-    record: Record
-    end: GameState
-    names: list[str]
-    bots: tuple[bool, ...] = ()
-    seat_names: SeatNames | None = None  # the labels at each step (stand-ins named)
-
-    @property
-    def labels(self) -> SeatNames:
-        return self.seat_names or SeatNames.plain(self.names)
-
-    @property
-    def winner(self) -> int:
-        """The winner (the first of a shared win; seat 0 in a draw)."""
-        if self.end.winner is not None:
-            return self.end.winner
-        return self.end.winners[0] if self.end.winners else 0
-
-    @property
-    def lesson_seat(self) -> int:
-        """The seat a lesson is seen from unless another is chosen: a person's, never a
-        computer player's when a person played: the winner if a person won, else the
-        person who ended with the most cards (the first such seat on a tie)."""
-        people = [n for n in range(self.record.players) if not self.bots or not self.bots[n]]
-        if not people:
-            return self.winner
-        if self.winner in people:
-            return self.winner
-        cards = [len(self.end.face_down[n]) + len(self.end.face_up[n]) for n in people]
-        return people[cards.index(max(cards))]
-
-
-class Missing(Exception):
-    """No page to show: the reason, said on a 404 page in the page's language."""
-
-
 def missing(request, exc: Missing):
     return render(request, "replay/missing.html", {"message": str(exc)}, status=404)
-
-
-def load_game(code: str) -> Game:
-    code = normalise_code(code)
-    record = tables.table_record(code=code)
-    if record is None:
-        raise Missing(_("There is no table with that code. Check the letters."))
-    seats = [
-        {"bot": bot, "taken": bot or taken, "name": name}
-        for _table, bot, taken, name in tables.table_seat_names(code=code)
-    ]
-    bots = tuple(s["bot"] for s in seats)
-    names = seat_labels(seats)
-    seat_names = SeatNames(
-        tuple(names),
-        tuple(seat_labels([{**s, "away": True} for s in seats])),
-        tuple(tables.table_stand_ins(code=code)),
-    )
-    return Game(code, record, final_state(record), names, bots, seat_names)
 
 
 def table_url(code: str) -> str:

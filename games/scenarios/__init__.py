@@ -1,7 +1,7 @@
 """Walkthrough scenarios: data files played step by step on the real engine.
 
 Pure Python like the engine: the Django side (texts, pages) lives in
-``games.learn.walkthroughs``.
+``games.frames.walkthroughs``.
 """
 
 from .model import Scenario, ScenarioError, ScenarioStep

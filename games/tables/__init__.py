@@ -93,60 +93,9 @@ __all__ = [
 ]
 
 
-def table_create(
-    *,
-    players: int,
-    options: Options = DEFAULT_OPTIONS,
-    bots: dict[int, BotLevel] | None = None,
-    public: bool = False,
-    seed: int | None = None,
-    deck: tuple[Card, ...] | None = None,
-    dealer: int | None = None,
-    bot_time_scale: float = 1.0,
-    position: dict | None = None,
-    away_after_ms: int = 30_000,
-    turn_timer_ms: int | None = None,
-    beat_ms: int | None = None,
-    lag_cap_ms: int = 0,
-    teacher_key: str = "",
-    class_name: str = "",
-    fill_level: str = "",
-    on_device: bool = False,
-    device_group: str = "",
-) -> str:
-    """Store a new table of ``players`` seats (computer players on the seats of
-    ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
-    (tests, lessons); ``position`` starts from piles instead of a deal (card codes,
-    each pile bottom to top: ``face_down``, optional ``face_up``, ``pot``, ``to_play``,
-    ``last_turned``, as for ``games.engine.from_piles``); ``bot_time_scale`` < 1 makes
-    computer players faster (tests);
-    a computer player stands in for a person whose connections have all been gone for
-    ``away_after_ms``, until the person is back. Pace: with ``turn_timer_ms`` the table
-    turns the card of a person who has not turned it in that time; with ``beat_ms`` the
-    table turns every card at that steady beat and the players only call. Lag
-    compensation: with ``lag_cap_ms`` (0 to 500) a call counts as sent half its
-    connection's measured round trip before it arrived, at most ``lag_cap_ms`` earlier,
-    and the race is closed that much later."""
-    return store.table_insert(
-        players=players,
-        options=options,
-        bots=bots or {},
-        public=public,
-        seed=seed,
-        deck=deck,
-        dealer=dealer,
-        bot_time_scale=bot_time_scale,
-        position=position,
-        away_after_ms=away_after_ms,
-        turn_timer_ms=turn_timer_ms,
-        beat_ms=beat_ms,
-        lag_cap_ms=lag_cap_ms,
-        teacher_key=teacher_key,
-        class_name=class_name,
-        fill_level=fill_level,
-        on_device=on_device,
-        device_group=device_group,
-    )
+#: Store a new table, dealt now, and return its join code: every choice, its default and
+#: its check are the store's own (:func:`games.tables.store.table_insert`).
+table_create = store.table_insert
 
 
 def table_create_practice(

@@ -19,6 +19,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.engine import (
+    DEFAULT_OPTIONS,
     Action,
     BotLevel,
     Card,
@@ -155,8 +156,8 @@ def _position_state(position: dict, options: Options) -> GameState:
 def table_insert(
     *,
     players: int,
-    options: Options,
-    bots: dict[int, BotLevel],
+    options: Options = DEFAULT_OPTIONS,
+    bots: dict[int, BotLevel] | None = None,
     public: bool = False,
     seed: int | None = None,
     deck: tuple[Card, ...] | None = None,
@@ -173,8 +174,21 @@ def table_insert(
     on_device: bool = False,
     device_group: str = "",
 ) -> str:
-    """Store a new table, dealt now, and return its code (a class table when
-    ``teacher_key`` is given: see :class:`games.models.Table`)."""
+    """Store a new table of ``players`` seats (computer players on the seats of
+    ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
+    (tests, lessons); ``position`` starts from piles instead of a deal (card codes,
+    each pile bottom to top: ``face_down``, optional ``face_up``, ``pot``, ``to_play``,
+    ``last_turned``, as for ``games.engine.from_piles``); ``bot_time_scale`` < 1 makes
+    computer players faster (tests);
+    a computer player stands in for a person whose connections have all been gone for
+    ``away_after_ms``, until the person is back. Pace: with ``turn_timer_ms`` the table
+    turns the card of a person who has not turned it in that time; with ``beat_ms`` the
+    table turns every card at that steady beat and the players only call. Lag
+    compensation: with ``lag_cap_ms`` (0 to 500) a call counts as sent half its
+    connection's measured round trip before it arrived, at most ``lag_cap_ms`` earlier,
+    and the race is closed that much later.
+    A class table when ``teacher_key`` is given: see :class:`games.models.Table`."""
+    bots = bots or {}
     if not 0 < bot_time_scale <= 1:
         raise ValueError(f"bot_time_scale must be in (0, 1], not {bot_time_scale!r}")
     if type(away_after_ms) is not int or away_after_ms < 0:

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.translation import get_language
 
 from games.context_processors import NATIVE_NAMES
-from games.learn import walkthroughs
+from games.frames import walkthroughs
 from games.models import RulesSection
 from games.teach.sheets import query as sheets
 

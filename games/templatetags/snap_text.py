@@ -1,44 +1,11 @@
-"""Rendering of the small markup used by the content files.
-
-Paragraphs are separated by blank lines, list items start with "- ",
-``**word**`` is bold. Runs of digits are wrapped in ``<bdi>`` so numbers
-and card ranks keep their order inside right-to-left text.
-"""
-
-import re
+"""The content files' small markup in templates (:mod:`games.content.markup`)."""
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from games.content.markup import inline, render_markup
+
 register = template.Library()
-
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_NUMBER = re.compile(r"(?<![\w&#])(\d+(?:[.,]\d+)?)")
-
-
-def _inline(text: str) -> str:
-    html = escape(text)
-    html = _NUMBER.sub(r"<bdi>\1</bdi>", html)
-    return _BOLD.sub(r"<strong>\1</strong>", html)
-
-
-def render_markup(text: str) -> str:
-    """Turn content markup into HTML.
-
-    >>> print(render_markup("A **tie** after 150 ms.\\n\\n- one\\n- <b>"))
-    <p>A <strong>tie</strong> after <bdi>150</bdi> ms.</p>
-    <ul><li>one</li><li>&lt;b&gt;</li></ul>
-    """
-    blocks = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines = [line.strip() for line in block.splitlines() if line.strip()]
-        if lines and all(line.startswith("- ") for line in lines):
-            items = "".join(f"<li>{_inline(line[2:])}</li>" for line in lines)
-            blocks.append(f"<ul>{items}</ul>")
-        elif lines:
-            blocks.append(f"<p>{_inline(' '.join(lines))}</p>")
-    return "\n".join(blocks)
 
 
 @register.filter(name="markup")
@@ -48,4 +15,4 @@ def markup_filter(text: str) -> str:
 
 @register.filter(name="bdi_numbers")
 def bdi_numbers(text: str) -> str:
-    return mark_safe(_inline(text or ""))
+    return mark_safe(inline(text or ""))

@@ -15,37 +15,25 @@ card can read why. Pure: needs the state before the event's action, nothing of D
 from __future__ import annotations
 
 from games.engine import SNAP, SNAP_POT, GameState
-from games.engine.events import (
-    CallJoined,
-    Event,
-    GameOver,
-    PilesWon,
-    PileTurnedOver,
-    PlayerBack,
-    PlayerOut,
-    RaceOpened,
-    TieToPot,
-    TooLate,
-    WrongCall,
-)
+from games.engine import events as ev
 from games.words.press_outcomes import penalty_clause
 
 #: The rule of each way a game can end (GameOver.reason).
 END_CLAUSES = {"all_cards": "R17", "stuck_pot": "R18", "turn_limit": "R19", "no_cards": "R23"}
 
 
-def event_clauses(before: GameState, event: Event) -> tuple[str, ...]:
+def event_clauses(before: GameState, event: ev.Event) -> tuple[str, ...]:
     """The clauses ``event`` shows; ``before`` is the state before its action."""
     match event:
-        case PileTurnedOver():
+        case ev.PileTurnedOver():
             return ("R15",)
-        case RaceOpened(kind=kind) | CallJoined(kind=kind):
+        case ev.RaceOpened(kind=kind) | ev.CallJoined(kind=kind):
             return ("R8",) if kind == SNAP else ("R10",)
-        case PilesWon(with_pot=with_pot):
+        case ev.PilesWon(with_pot=with_pot):
             return ("R10",) if with_pot else ("R8",)
-        case TieToPot(kind=kind):
+        case ev.TieToPot(kind=kind):
             return ("R9",) if kind == SNAP else ("R11",)
-        case WrongCall(kind=kind):
+        case ev.WrongCall(kind=kind):
             # the wrong word is its own mistake (R14 D), wherever the card went
             other = SNAP_POT if kind == SNAP else SNAP
             valid = before.valid_now
@@ -53,10 +41,10 @@ def event_clauses(before: GameState, event: Event) -> tuple[str, ...]:
             return tuple(
                 dict.fromkeys((*(("R14",) if wrong_word else ()), penalty_clause(before, event)))
             )
-        case TooLate():
+        case ev.TooLate():
             return ("R9",)
-        case PlayerOut() | PlayerBack():
+        case ev.PlayerOut() | ev.PlayerBack():
             return ("R16",)
-        case GameOver(reason=reason):
+        case ev.GameOver(reason=reason):
             return (END_CLAUSES[reason],) if reason in END_CLAUSES else ()
     return ()

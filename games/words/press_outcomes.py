@@ -13,7 +13,7 @@ seats, card and count it needs:
 - ``refused``: the engine changed nothing (``Rejected``), with its reason.
 
 It decides nothing the events and states do not show, and it has no words: the
-sentences are keys that :mod:`games.learn.narration` puts into the reader's language. Pure:
+sentences are keys that :mod:`games.frames.narration` puts into the reader's language. Pure:
 standard library and engine only.
 """
 
@@ -23,20 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine import SNAP, SNAP_POT, Card, GameState
-from games.engine.events import (
-    CallJoined,
-    CardTurned,
-    Event,
-    GameOver,
-    PilesWon,
-    PileTurnedOver,
-    RaceCancelled,
-    RaceOpened,
-    Rejected,
-    TieToPot,
-    TooLate,
-    WrongCall,
-)
+from games.engine import events as ev
 
 RIGHT = "right"
 MISTAKE = "mistake"
@@ -91,10 +78,10 @@ class PressOutcome:
 def classify(
     before: GameState,
     seat: int,
-    events: Sequence[Event],
+    events: Sequence[ev.Event],
     after: GameState,
     *,
-    following: Sequence[Event] | None = None,
+    following: Sequence[ev.Event] | None = None,
     example_ends: bool = False,
 ) -> PressOutcome:
     """Sort what ``seat``'s press did in ``before`` (``events``, leading to ``after``).
@@ -104,23 +91,23 @@ def classify(
     late call then also says how it relates to the example.
     """
     for event in events:
-        if isinstance(event, Rejected):
+        if isinstance(event, ev.Rejected):
             return _refused(before, event)
     for event in events:
-        if isinstance(event, WrongCall) and event.seat == seat:
+        if isinstance(event, ev.WrongCall) and event.seat == seat:
             return _mistake(before, event)
     example = _example_sentence(events, following, example_ends)
     for event in events:
-        if isinstance(event, TooLate) and event.seat == seat:
+        if isinstance(event, ev.TooLate) and event.seat == seat:
             return PressOutcome(TOO_LATE, ("R9",), (Sentence("too_late", player=seat), *example))
-        if isinstance(event, (RaceOpened, CallJoined)) and event.seat == seat:
+        if isinstance(event, (ev.RaceOpened, ev.CallJoined)) and event.seat == seat:
             # a call that opened the race, or joined one still open (a lesson from a
             # recorded game can press while another player's call is being timed)
             return _right_call(seat, event, events, example)
-        if isinstance(event, CardTurned) and event.seat == seat:
+        if isinstance(event, ev.CardTurned) and event.seat == seat:
             return _right_turn(before, seat, event, events, after, example)
     for event in events:
-        if isinstance(event, GameOver) and event.reason == "turn_limit":
+        if isinstance(event, ev.GameOver) and event.reason == "turn_limit":
             # the player to play turned after the N-th card, whose match nobody called:
             # the game ends instead (R19 D; met in lessons from recorded games)
             said = Sentence("right.turn_limit", player=seat)
@@ -128,14 +115,14 @@ def classify(
     raise ValueError(f"cannot tell what seat {seat}'s press did: {list(events)}")
 
 
-def _refused(before: GameState, rejected: Rejected) -> PressOutcome:
+def _refused(before: GameState, rejected: ev.Rejected) -> PressOutcome:
     sentences = [Sentence(f"refused.{rejected.reason}")]
     if rejected.reason == "not_your_turn":
         sentences.append(Sentence("turn_of", player=before.to_play))
     return PressOutcome(REFUSED, REFUSAL_CLAUSES.get(rejected.reason, ()), tuple(sentences))
 
 
-def _mistake(before: GameState, wrong: WrongCall) -> PressOutcome:
+def _mistake(before: GameState, wrong: ev.WrongCall) -> PressOutcome:
     seat = wrong.seat
     valid = before.valid_now
     other = SNAP_POT if wrong.kind == SNAP else SNAP
@@ -171,7 +158,7 @@ def _mistake(before: GameState, wrong: WrongCall) -> PressOutcome:
     return PressOutcome(MISTAKE, clauses, (why, penalty, Sentence(TRY_AGAIN)), rule)
 
 
-def penalty_clause(before: GameState, wrong: WrongCall) -> str:
+def penalty_clause(before: GameState, wrong: ev.WrongCall) -> str:
     """The rule that sent ``wrong``'s penalty card where it went: R13 (to the player who
     has just played) or R14 (to the nearest player on the caller's right who still has
     cards: own turn, or nobody has played)."""
@@ -187,22 +174,22 @@ def penalty_clause(before: GameState, wrong: WrongCall) -> str:
 
 def _right_call(
     seat: int,
-    opened: RaceOpened | CallJoined,
-    events: Sequence[Event],
+    opened: ev.RaceOpened | ev.CallJoined,
+    events: Sequence[ev.Event],
     example: tuple[Sentence, ...],
 ) -> PressOutcome:
     pot_word = opened.kind == SNAP_POT
     for event in events:
-        if isinstance(event, PilesWon):
+        if isinstance(event, ev.PilesWon):
             if event.winner != seat:
                 raise ValueError(f"seat {seat} opened the race but {event.winner} won it")
             key = "right.won_pot" if event.with_pot else "right.won_piles"
             said = Sentence(key, player=seat, count=event.cards)
             return PressOutcome(RIGHT, ("R10",) if event.with_pot else ("R8",), (said, *example))
-        if isinstance(event, TieToPot):
+        if isinstance(event, ev.TieToPot):
             said = Sentence("right.tie", player=seat)
             return PressOutcome(RIGHT, ("R11",) if pot_word else ("R9",), (said, *example))
-        if isinstance(event, RaceCancelled):
+        if isinstance(event, ev.RaceCancelled):
             said = Sentence("right.cancelled", player=seat)
             return PressOutcome(RIGHT, ("R8",), (said, *example))
     said = Sentence("right.called", player=seat)
@@ -212,12 +199,12 @@ def _right_call(
 def _right_turn(
     before: GameState,
     seat: int,
-    turned: CardTurned,
-    events: Sequence[Event],
+    turned: ev.CardTurned,
+    events: Sequence[ev.Event],
     after: GameState,
     example: tuple[Sentence, ...],
 ) -> PressOutcome:
-    pile_over = any(isinstance(e, PileTurnedOver) and e.seat == seat for e in events)
+    pile_over = any(isinstance(e, ev.PileTurnedOver) and e.seat == seat for e in events)
     key = "right.turned_pile_over" if pile_over else "right.turned"
     sentences = [Sentence(key, player=seat, card=turned.card)]
     clauses = ["R15"] if pile_over else ["R7"]
@@ -248,7 +235,7 @@ def _matches_after_turn(
 
 
 def _example_sentence(
-    events: Sequence[Event], following: Sequence[Event] | None, example_ends: bool
+    events: Sequence[ev.Event], following: Sequence[ev.Event] | None, example_ends: bool
 ) -> tuple[Sentence, ...]:
     if following is not None:
         same = tuple(following) == tuple(events)

@@ -20,22 +20,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from games.engine import Card
-from games.engine.events import (
-    CallJoined,
-    CardTurned,
-    Event,
-    GameOver,
-    PilesWon,
-    PileTurnedOver,
-    PlayerBack,
-    PlayerOut,
-    RaceCancelled,
-    RaceOpened,
-    Rejected,
-    TieToPot,
-    TooLate,
-    WrongCall,
-)
+from games.engine import events as ev
 
 FSI = "\u2068"  # FIRST STRONG ISOLATE
 PDI = "\u2069"  # POP DIRECTIONAL ISOLATE
@@ -123,15 +108,15 @@ def reject_text(reason: str) -> str:
     return text() if text else _("That move is not allowed now.")
 
 
-def event_text(event: Event, names: Sequence[str]) -> str:
+def event_text(event: ev.Event, names: Sequence[str]) -> str:
     """One sentence telling what ``event`` means, in the active language."""
     name = names.__getitem__
     match event:
-        case CardTurned(seat=seat, card=card):
+        case ev.CardTurned(seat=seat, card=card):
             return fill(
                 _("%(player)s turns over the %(card)s."), player=name(seat), card=card_name(card)
             )
-        case PileTurnedOver(seat=seat, cards=cards):
+        case ev.PileTurnedOver(seat=seat, cards=cards):
             return fill(
                 ngettext(
                     "%(player)s’s face-down pile is empty: %(player)s turns the face-up pile "
@@ -143,15 +128,15 @@ def event_text(event: Event, names: Sequence[str]) -> str:
                 player=name(seat),
                 count=cards,
             )
-        case RaceOpened(kind=kind, seat=seat):
+        case ev.RaceOpened(kind=kind, seat=seat):
             return fill(_("%(player)s calls %(call)s"), player=name(seat), call=call_word(kind))
-        case CallJoined(kind=kind, seat=seat):
+        case ev.CallJoined(kind=kind, seat=seat):
             return fill(
                 _("%(player)s calls %(call)s at the same time!"),
                 player=name(seat),
                 call=call_word(kind),
             )
-        case PilesWon(winner=winner, cards=cards, with_pot=True):
+        case ev.PilesWon(winner=winner, cards=cards, with_pot=True):
             # Several face-up piles may show the pot's rank (R10 D): true for any number.
             return fill(
                 ngettext(
@@ -164,7 +149,7 @@ def event_text(event: Event, names: Sequence[str]) -> str:
                 player=name(winner),
                 count=cards,
             )
-        case PilesWon(winner=winner, cards=cards):
+        case ev.PilesWon(winner=winner, cards=cards):
             return fill(
                 ngettext(
                     "%(player)s wins the matching piles: %(count)d card.",
@@ -174,7 +159,7 @@ def event_text(event: Event, names: Sequence[str]) -> str:
                 player=name(winner),
                 count=cards,
             )
-        case TieToPot(kind="snap", pot_cards=pot_cards):
+        case ev.TieToPot(kind="snap", pot_cards=pot_cards):
             return fill(
                 ngettext(
                     "It is a tie! The matching piles go to the Snap Pot. "
@@ -185,7 +170,7 @@ def event_text(event: Event, names: Sequence[str]) -> str:
                 ),
                 count=pot_cards,
             )
-        case TieToPot(pot_cards=pot_cards):
+        case ev.TieToPot(pot_cards=pot_cards):
             return fill(
                 ngettext(
                     "It is a tie on the Snap Pot! Each matching pile joins the Snap Pot. "
@@ -196,28 +181,28 @@ def event_text(event: Event, names: Sequence[str]) -> str:
                 ),
                 count=pot_cards,
             )
-        case RaceCancelled():
+        case ev.RaceCancelled():
             return _("The match is no longer showing: nobody wins the race.")
-        case WrongCall(seat=seat, penalty_to=receiver, paid=True) if receiver is not None:
+        case ev.WrongCall(seat=seat, penalty_to=receiver, paid=True) if receiver is not None:
             return fill(
                 _("Wrong call! %(player)s gives a penalty card to %(receiver)s."),
                 player=name(seat),
                 receiver=name(receiver),
             )
-        case WrongCall(seat=seat):
+        case ev.WrongCall(seat=seat):
             return fill(
                 _("Wrong call by %(player)s, but there is no card to give."), player=name(seat)
             )
-        case TooLate(seat=seat):
+        case ev.TooLate(seat=seat):
             return fill(
                 _("%(player)s called too late. That is not a mistake: no penalty."),
                 player=name(seat),
             )
-        case PlayerOut(seat=seat):
+        case ev.PlayerOut(seat=seat):
             return fill(_("%(player)s has no cards left and is out for now."), player=name(seat))
-        case PlayerBack(seat=seat):
+        case ev.PlayerBack(seat=seat):
             return fill(_("%(player)s gets a card and is back in the game."), player=name(seat))
-        case GameOver(reason="stuck_pot", winner=winner) if winner is not None:
+        case ev.GameOver(reason="stuck_pot", winner=winner) if winner is not None:
             return fill(
                 _(
                     "%(player)s has won all the cards that are not stuck in the Snap Pot, "
@@ -225,22 +210,22 @@ def event_text(event: Event, names: Sequence[str]) -> str:
                 ),
                 player=name(winner),
             )
-        case GameOver(reason="turn_limit", winners=winners) if len(winners) > 1:
+        case ev.GameOver(reason="turn_limit", winners=winners) if len(winners) > 1:
             return fill(
                 _("The turn limit has been reached. These players share the win: %(players)s."),
                 players=", ".join(isolate(name(s)) for s in winners),
             )
-        case GameOver(reason="turn_limit", winner=winner) if winner is not None:
+        case ev.GameOver(reason="turn_limit", winner=winner) if winner is not None:
             return fill(
                 _("The turn limit has been reached. %(player)s has the most cards and wins!"),
                 player=name(winner),
             )
-        case GameOver(winner=winner) if winner is not None:
+        case ev.GameOver(winner=winner) if winner is not None:
             return fill(
                 _("%(player)s has won all the cards and wins the game!"), player=name(winner)
             )
-        case GameOver():
+        case ev.GameOver():
             return _("Nobody has any cards outside the Snap Pot: the game is a draw.")
-        case Rejected(reason=reason):
+        case ev.Rejected(reason=reason):
             return reject_text(reason)
     return ""

@@ -112,6 +112,31 @@ def store_finished_game(env: dict, names: dict[int, str]) -> str:
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 
 
+def table_made(env: dict, call: str) -> str:
+    """A table made in the served site's database by ``call`` (Python source calling
+    ``tables``; ``BotLevel``, ``Options`` and ``stacked_deck`` at hand); return its code."""
+    code = (
+        "from games import tables; from games.engine import BotLevel, Options; "
+        "from tests.tables.helpers import stacked_deck; "
+        f"print({call})"
+    )
+    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
+
+
+def join_by_code(page, url: str, lang: str, code: str, name: str, done=()) -> None:
+    """A player types the code on the lobby of their language, then a name; ``done``:
+    walkthroughs this device has finished (as walkthrough.js marks them)."""
+    page.goto(f"{url}/{lang}/play/")
+    for slug in done:
+        page.evaluate("slug => localStorage.setItem('snap-walkthrough-done:' + slug, '1')", slug)
+    page.locator("#join_code").fill(code.lower())
+    page.locator("#join_code").press("Enter")
+    page.wait_for_url(f"**/{lang}/play/{code}/")
+    page.locator("#join-name").fill(name)
+    page.locator("#join-name").press("Enter")
+    page.locator(".seat.learner").wait_for()
+
+
 @pytest.fixture(scope="session")
 def chromium():
     require(

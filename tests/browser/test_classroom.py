@@ -14,6 +14,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from games.words.controls import control_text
+from tests.browser.conftest import join_by_code
 
 pytestmark = pytest.mark.browser
 
@@ -34,20 +35,6 @@ def open_class(page, url: str) -> str:
     page.locator("form.open-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/en/teach/class/[A-Z0-9]{6}/$"))
     return page.locator("#class-code").inner_text().strip()
-
-
-def join(page, url: str, lang: str, code: str, name: str, done: list[str]) -> None:
-    """A student types the code on the lobby of their language, then a first name;
-    ``done``: walkthroughs this device has finished (as walkthrough.js marks them)."""
-    page.goto(f"{url}/{lang}/play/")
-    for slug in done:
-        page.evaluate("slug => localStorage.setItem('snap-walkthrough-done:' + slug, '1')", slug)
-    page.locator("#join_code").fill(code.lower())
-    page.locator("#join_code").press("Enter")
-    page.wait_for_url(f"**/{lang}/play/{code}/")
-    page.locator("#join-name").fill(name)
-    page.locator("#join-name").press("Enter")
-    page.locator(".seat.learner").wait_for()
 
 
 def play_a_little(page) -> None:
@@ -73,8 +60,8 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
     code = open_class(teacher, site_url)
     assert teacher.locator("#class-status").inner_text().startswith("Waiting for students: 0 of 3")
 
-    join(noa, site_url, "he", code, "נועה", done=["first-turns", "snap-by-anyone"])
-    join(kavin, site_url, "ta", code, "கவின்", done=[])
+    join_by_code(noa, site_url, "he", code, "נועה", done=["first-turns", "snap-by-anyone"])
+    join_by_code(kavin, site_url, "ta", code, "கவின்", done=[])
     rows = teacher.locator("#class-seats tr")
     rows.nth(1).locator(".seat-player").wait_for()
     assert rows.nth(0).locator(".seat-player").inner_text() == "נועה"

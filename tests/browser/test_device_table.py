@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import manage
+from tests.browser.conftest import manage, table_made
 
 pytestmark = pytest.mark.browser
 
@@ -50,12 +50,9 @@ def device_table(env: dict, key: str, people: list[tuple[str, str]], **settings:
     ``key``; ``settings`` as for ``tables.table_open_device`` (Python source:
     ``levels="[BotLevel.STEADY]"``, ``beat_ms="None"`` for people turning their cards)."""
     source = ", ".join(f"{k}={v}" for k, v in settings.items())
-    code = (
-        "from games import tables; from games.engine import BotLevel, Options; "
-        "from tests.tables.helpers import stacked_deck; "
-        f"print(tables.table_open_device(session_key={key!r}, people={people!r}, {source}))"
+    return table_made(
+        env, f"tables.table_open_device(session_key={key!r}, people={people!r}, {source})"
     )
-    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 
 
 def stored_events(env: dict, code: str) -> list[dict]:
@@ -271,6 +268,18 @@ def wait_for_event(env: dict, code: str, event: str, timeout: float = 10) -> lis
         time.sleep(0.3)
 
 
+def fits_at_every_size(page, lang: str, shot: str) -> None:
+    """At each size the board keeps its places and no told line is cut; a screenshot of
+    each (``device-<lang>-<shot>-<size>.png``)."""
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(400)
+        assert page.evaluate(BOARD_PROBLEMS) == [], (lang, size)
+        for log in page.locator(".edge-told").all():
+            assert log.evaluate(LINES_CUT) == [], (lang, size)
+        page.screenshot(path=str(SHOTS / f"device-{lang}-{shot}-{size}.png"))
+
+
 def turn_both(page) -> None:
     """Ana (seat 0) and Noa (seat 1) each turn a card, by touch, at their own edge: the
     turn button is only at the edge of whoever is to play."""
@@ -392,14 +401,8 @@ def test_at_each_edge_the_races_outcome_is_first_and_largest_too_late_under_it(
     shown = page.locator(".edge [data-move=turn]:visible")
     assert shown.count() == 1
     assert "to-play" in shown.locator("xpath=ancestor::section[1]").get_attribute("class")
-    for size, (width, height) in SIZES.items():
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(400)
-        assert page.evaluate(BOARD_PROBLEMS) == [], (lang, size)
-        for log in page.locator(".edge-told").all():
-            assert log.evaluate(LINES_CUT) == [], (lang, size)
-        langs = "+".join(p[1] for p in people)
-        page.screenshot(path=str(SHOTS / f"device-{lang}-race-{langs}-{size}.png"))
+    langs = "+".join(p[1] for p in people)
+    fits_at_every_size(page, lang, f"race-{langs}")
     assert page.errors == []
 
 
@@ -495,13 +498,7 @@ def test_the_end_of_a_game_is_told_at_each_edge_in_its_language(tablet, site_env
     replay = page.locator("#finished a").first.get_attribute("href")
     assert replay == f"/{lang}/replay/{page.code}/"
     assert not page.locator('[data-action="pace"]').is_visible()
-    for size, (width, height) in SIZES.items():
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(300)
-        assert page.evaluate(BOARD_PROBLEMS) == [], (lang, size)
-        for log in page.locator(".edge-told").all():
-            assert log.evaluate(LINES_CUT) == [], (lang, size)
-        page.screenshot(path=str(SHOTS / f"device-{lang}-game-over-{size}.png"))
+    fits_at_every_size(page, lang, "game-over")
     assert page.errors == []  # before axe, whose own inline styles the CSP refuses
     assert serious_violations(page) == []
 

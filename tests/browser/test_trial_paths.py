@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import manage, store_finished_game
+from tests.browser.conftest import join_by_code, store_finished_game, table_made
 from tests.browser.test_live_table import open_table, play_a_little
 from tests.browser.test_new_pages_access import serious_violations
 
@@ -38,22 +38,7 @@ def stored_table(env: dict, **settings: str) -> str:
     """A table made in the served site's database (``settings``: Python keyword source,
     e.g. ``away_after_ms="1500"``); return its code."""
     source = ", ".join(f"{k}={v}" for k, v in settings.items())
-    code = (
-        "from games import tables; from games.engine import BotLevel, Options; "
-        "from tests.tables.helpers import stacked_deck; "
-        f"print(tables.table_create({source}))"
-    )
-    return manage(env, "shell", "-c", code).strip().splitlines()[-1]
-
-
-def join_by_code(page, url: str, lang: str, code: str, name: str) -> None:
-    page.goto(f"{url}/{lang}/play/")
-    page.locator("#join_code").fill(code.lower())
-    page.locator("#join_code").press("Enter")
-    page.wait_for_url(f"**/{lang}/play/{code}/")
-    page.locator("#join-name").fill(name)
-    page.locator("#join-name").press("Enter")
-    page.locator(".seat.learner").wait_for()
+    return table_made(env, f"tables.table_create({source})")
 
 
 def test_two_friends_with_the_lobbys_seats_start_now_and_finish_a_game(chromium, site_url):

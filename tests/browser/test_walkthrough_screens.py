@@ -18,7 +18,7 @@ import pytest
 from django.utils import translation
 
 from games.engine import TurnCard, apply, new_game
-from games.learn.walkthroughs import table_data
+from games.frames.walkthroughs import table_data
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.screens import FITTED, SETTLE, on_screen_problems, screen_shot, settled_problems
 from tests.conftest import LANGUAGE_CODES

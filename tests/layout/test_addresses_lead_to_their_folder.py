@@ -4,8 +4,7 @@
 from django.urls import LocalePrefixPattern, URLPattern, get_resolver
 
 #: The first segments whose code is not in a folder of the same name.
-FOLDER_OF = {"": "games.views", "rules": "games.content", "glossary": "games.content"}
-FOLDER_OF |= {"start": "games.content"}
+FOLDER_OF = {"": "games.views", "glossary": "games.rules", "start": "games.rules"}
 SITE_WIDE = {"i18n", "jsi18n", "admin"}  # Django's own views, wired in snapsite/urls.py
 
 

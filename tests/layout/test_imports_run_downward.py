@@ -1,11 +1,13 @@
 """The house's layers (README, "Layout"): every import in ``games/`` runs downward
-through this stack, and no module imports itself back through a circle.
+through this stack, no face imports another, and no module imports itself back through
+a circle.
 
-    engine < words < scenarios < content < tables < learn < rules pages < play
-           < replay < teach < the site (urls, admin, template tags, commands)
+    engine < words < scenarios < content < tables < frames < live
+           < the faces (rules, learn, play, replay, teach) < the site
 
-A face may use the faces below it (a replay is shown in the walkthrough player, a
-lesson sheet prints a walkthrough and a game), never one above it.
+What two faces share lives in a layer below them: the walkthrough player's frames
+(``frames``: a walkthrough, a recorded game, a lesson) and a live table's page and the
+choices that open one (``live``); each face uses them and never another face.
 """
 
 from __future__ import annotations
@@ -15,29 +17,32 @@ from pathlib import Path
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
-#: Module prefix -> rank; the longest prefix that matches a module decides.
-RANKS = {
-    "games.engine": 0,
-    "games.words": 1,
-    "games.scenarios": 2,
-    "games.content": 3,
-    "games.models": 3,
-    "games.translation": 3,
-    "games.context_processors": 3,
-    "games.templatetags.snap_text": 3,  # the content files' small markup
-    "games.tables": 4,
-    "games.learn": 5,
-    "games.content.views": 6,
-    "games.play": 7,
-    "games.replay": 8,
-    "games.teach": 9,
-    "games": 10,
-}
+#: The faces of the site: one folder per address, side by side, never importing each other.
+FACES = ("games.rules", "games.learn", "games.play", "games.replay", "games.teach")
+
+#: The stack, from the bottom up: a module imports its own layer or the layers below.
+LAYERS = (
+    ("games.engine",),
+    ("games.words",),
+    ("games.scenarios",),
+    ("games.content", "games.models", "games.translation", "games.context_processors"),
+    ("games.tables",),
+    ("games.frames",),
+    ("games.live",),
+    FACES,
+    ("games",),  # the site: URLs, admin, app config, template tags, commands, home page
+)
+
+
+def place(module: str) -> str:
+    """The entry of the stack that ``module`` belongs to (the longest that names it)."""
+    entries = [e for layer in LAYERS for e in layer]
+    return max((e for e in entries if module == e or module.startswith(e + ".")), key=len)
 
 
 def rank(module: str) -> int:
-    best = max((p for p in RANKS if module == p or module.startswith(p + ".")), key=len)
-    return RANKS[best]
+    entry = place(module)
+    return next(n for n, layer in enumerate(LAYERS) if entry in layer)
 
 
 def module_name(path: Path) -> str:
@@ -87,6 +92,23 @@ def test_every_import_in_games_runs_down_the_stack_of_layers():
     assert upward == []
 
 
+def test_no_face_imports_another_face():
+    across = [
+        f"{source} imports {target}"
+        for source, targets in graph().items()
+        for target in targets
+        if place(source) in FACES and place(target) in FACES and place(source) != place(target)
+    ]
+    assert across == []
+
+
+def test_every_folder_of_games_has_its_place_on_the_stack():
+    """A new folder is placed on purpose, not left to count as the site's top."""
+    site = {"games.templatetags", "games.management", "games.migrations"}
+    folders = {f"games.{p.parent.name}" for p in GAMES.glob("*/__init__.py")}
+    assert sorted(f for f in folders - site if place(f) == "games") == []
+
+
 def test_no_module_of_games_imports_itself_back_through_a_circle():
     edges = graph()
     circles = []
@@ -106,8 +128,11 @@ def test_no_module_of_games_imports_itself_back_through_a_circle():
     assert circles == []
 
 
-def test_the_layer_check_sees_an_upward_import():
-    """The check itself: the engine importing a face would be caught."""
+def test_the_layer_check_sees_an_upward_import_and_a_face_using_another():
+    """The check itself: the engine importing a face would be caught, and so would a
+    face importing another one."""
     assert rank("games.teach.quiz.views") > rank("games.engine.rules")
-    assert rank("games.content.views") > rank("games.content.files")
-    assert "games.words.texts" in imported_modules(GAMES / "learn" / "narration.py")
+    assert rank("games.rules.views") > rank("games.content.files")
+    assert place("games.teach.sheets.game") != place("games.replay.views")
+    assert place("games.teach.sheets.game") in FACES and place("games.replay.views") in FACES
+    assert "games.words.texts" in imported_modules(GAMES / "frames" / "narration.py")

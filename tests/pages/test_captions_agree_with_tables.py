@@ -25,8 +25,8 @@ import pytest
 from django.utils import translation
 
 from games.engine.events import PilesWon, PileTurnedOver, TieToPot, TooLate, WrongCall
-from games.learn import narration
-from games.learn.walkthroughs import frames, played_scenarios
+from games.frames import narration
+from games.frames.walkthroughs import frames, played_scenarios
 from games.scenarios.store import DATA_DIR
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "both": 2}

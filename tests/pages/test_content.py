@@ -32,7 +32,7 @@ def test_every_section_and_glossary_entry_has_text_in_all_six_languages(content)
 
 def test_every_glossary_definition_is_one_sentence_as_the_glossary_page_says(content):
     # "The 31 words of the game, each in one sentence."
-    # (games/content/templates/content/glossary.html)
+    # (games/rules/templates/rules/glossary.html)
     for entry in GlossaryEntry.objects.all():
         for lang in LANGUAGE_CODES:
             definition = getattr(entry, f"definition_{lang}")

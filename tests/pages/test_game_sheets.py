@@ -12,8 +12,8 @@ from django.utils import translation
 
 from games import tables
 from games.engine.events import CardTurned, GameOver, PileTurnedOver
-from games.replay.frames import told_step
-from games.replay.steps import record_steps
+from games.frames.recorded import told_step
+from games.frames.steps import record_steps
 from games.tables.live_text import seat_labels
 from games.words.texts import isolate
 from tests.pages.test_sheet_pdf import get_pdf, text_of

@@ -16,8 +16,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from games.frames import recorded as replay_frames
 from games.models import Seat, Table
-from games.replay import frames as replay_frames
 from games.tables import store
 
 from .replay_helpers import store_game

@@ -18,23 +18,8 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import REJECT_REASONS, Card
-from games.engine.events import (
-    EVENT_TYPES,
-    CallJoined,
-    CardTurned,
-    GameOver,
-    PilesWon,
-    PileTurnedOver,
-    PlayerBack,
-    PlayerOut,
-    RaceCancelled,
-    RaceOpened,
-    Rejected,
-    TieToPot,
-    TooLate,
-    WrongCall,
-)
-from games.learn.walkthroughs import frames, played_scenarios
+from games.engine import events as ev
+from games.frames.walkthroughs import frames, played_scenarios
 from games.words.texts import FSI, PDI, event_text
 from tests.conftest import LANGUAGE_CODES
 
@@ -51,57 +36,57 @@ def sample_events(seat: int) -> list:
     other = (seat + 1) % len(NAMES)
     card = Card.parse("10H")
     events = [
-        CardTurned(seat, card),
-        PlayerOut(seat),
-        PlayerBack(seat),
-        WrongCall(seat, "snap", other, True),
-        WrongCall(seat, "snap_pot", other, False),
-        WrongCall(seat, "snap", None, False),
-        GameOver(seat, False, "all_cards", (seat,)),
-        GameOver(seat, False, "stuck_pot", (seat,)),
-        GameOver(seat, False, "turn_limit", (seat,)),
-        GameOver(None, True, "turn_limit", (seat, other)),
-        GameOver(None, True, "no_cards", ()),
+        ev.CardTurned(seat, card),
+        ev.PlayerOut(seat),
+        ev.PlayerBack(seat),
+        ev.WrongCall(seat, "snap", other, True),
+        ev.WrongCall(seat, "snap_pot", other, False),
+        ev.WrongCall(seat, "snap", None, False),
+        ev.GameOver(seat, False, "all_cards", (seat,)),
+        ev.GameOver(seat, False, "stuck_pot", (seat,)),
+        ev.GameOver(seat, False, "turn_limit", (seat,)),
+        ev.GameOver(None, True, "turn_limit", (seat, other)),
+        ev.GameOver(None, True, "no_cards", ()),
     ]
     for kind in KINDS:
         events += [
-            RaceOpened(kind, seat, 0, 150),
-            CallJoined(kind, seat, 20),
-            RaceCancelled(kind),
-            TooLate(seat, kind),
+            ev.RaceOpened(kind, seat, 0, 150),
+            ev.CallJoined(kind, seat, 20),
+            ev.RaceCancelled(kind),
+            ev.TooLate(seat, kind),
         ]
     for n in COUNTS:
         events += [
-            PileTurnedOver(seat, n),
-            PilesWon(seat, (other,), n, True, 1),
-            PilesWon(seat, (seat, other, (other + 1) % 4), n, True, 3),
-            PilesWon(seat, (seat, other), n, False, 0),
-            TieToPot("snap", (seat, other), (seat, other), card, n),
-            TieToPot("snap_pot", (seat, other), (other,), card, n),
+            ev.PileTurnedOver(seat, n),
+            ev.PilesWon(seat, (other,), n, True, 1),
+            ev.PilesWon(seat, (seat, other, (other + 1) % 4), n, True, 3),
+            ev.PilesWon(seat, (seat, other), n, False, 0),
+            ev.TieToPot("snap", (seat, other), (seat, other), card, n),
+            ev.TieToPot("snap_pot", (seat, other), (other,), card, n),
         ]
-    events += [Rejected(seat, reason) for reason in REJECT_REASONS]
+    events += [ev.Rejected(seat, reason) for reason in REJECT_REASONS]
     return events
 
 
 def named_seats(event) -> set[int]:
     """The seats whose names the event's text must carry."""
     match event:
-        case WrongCall(seat=seat, penalty_to=receiver, paid=True) if receiver is not None:
+        case ev.WrongCall(seat=seat, penalty_to=receiver, paid=True) if receiver is not None:
             return {seat, receiver}
-        case PilesWon(winner=seat) | GameOver(winner=seat) if seat is not None:
+        case ev.PilesWon(winner=seat) | ev.GameOver(winner=seat) if seat is not None:
             return {seat}
-        case GameOver(reason="turn_limit", winners=winners):
+        case ev.GameOver(reason="turn_limit", winners=winners):
             return set(winners)
-        case Rejected() | GameOver() | TieToPot() | RaceCancelled():
+        case ev.Rejected() | ev.GameOver() | ev.TieToPot() | ev.RaceCancelled():
             return set()
     return {event.seat}
 
 
 def counted(event) -> int | None:
     """The number the event's text must show (cards turned over, won, in the pot)."""
-    if isinstance(event, (PileTurnedOver, PilesWon)):
+    if isinstance(event, (ev.PileTurnedOver, ev.PilesWon)):
         return event.cards
-    if isinstance(event, TieToPot):
+    if isinstance(event, ev.TieToPot):
         return event.pot_cards
     return None
 
@@ -121,7 +106,7 @@ def assert_name_safe(text: str, lang: str, where: str, names=NAMES) -> None:
 
 
 def test_the_samples_cover_every_event_type():
-    assert {type(e) for e in sample_events(0)} == set(EVENT_TYPES)
+    assert {type(e) for e in sample_events(0)} == set(ev.EVENT_TYPES)
 
 
 #: Hebrew says "one" after the noun in the singular ("קלף אחד"), not the digit 1.

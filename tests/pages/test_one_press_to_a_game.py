@@ -9,8 +9,8 @@ import pytest
 from django.utils import translation
 
 from games.engine import BotLevel
+from games.live.bot_levels import level_description
 from games.models import Seat, Table
-from games.play.bot_levels import level_description
 from tests.conftest import LANGUAGE_CODES
 
 ONE_PRESS = re.compile(

@@ -22,7 +22,7 @@ from games.engine.events import (
     TooLate,
     WrongCall,
 )
-from games.learn.walkthroughs import frames, names_for, played_scenarios
+from games.frames.walkthroughs import frames, names_for, played_scenarios
 from games.words.press_outcomes import TRY_AGAIN
 from games.words.texts import card_name, event_text, isolate, reject_text
 from tests.conftest import LANGUAGE_CODES

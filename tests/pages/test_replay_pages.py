@@ -17,7 +17,7 @@ from games import tables
 from games.context_processors import NATIVE_NAMES
 from games.engine import CloseRace, Options, apply, final_state, replay, start_state
 from games.engine.events import CallJoined, CardTurned, RaceOpened
-from games.learn.narration import note_text
+from games.frames.narration import note_text
 from games.replay.views import STEPS_PER_PAGE
 from games.scenarios.model import press_action
 from games.tables.live_text import pot_blocked_text
@@ -217,7 +217,7 @@ def test_a_long_game_page_stays_small_and_shows_its_steps_a_page_at_a_time(clien
 def test_the_compact_player_data_opens_out_to_the_full_frames(client, game):
     """The Python twin of frames.js gives back exactly what the server made."""
     from games.content.sections import with_section_titles
-    from games.replay import frames as replay_frames
+    from games.frames import recorded as replay_frames
 
     record = tables.table_record(code=game)
     with translation.override("en"):

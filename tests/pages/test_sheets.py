@@ -9,7 +9,7 @@ import cssselect2
 import pytest
 import tinyhtml5
 
-from games.learn.walkthroughs import names_for
+from games.frames.walkthroughs import names_for
 from games.models import GlossaryEntry, RulesSection, StartStep
 from games.teach.sheets import query as sheets
 from tests.conftest import LANGUAGE_CODES

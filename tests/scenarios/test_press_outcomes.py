@@ -14,7 +14,7 @@ from games.engine import (
     from_piles,
     full_deck,
 )
-from games.learn.narration import note_text
+from games.frames.narration import note_text
 from games.scenarios.runner import play_branch
 from games.words.press_outcomes import TRY_AGAIN, classify
 from games.words.texts import event_text, isolate

@@ -1,4 +1,4 @@
-"""A recorded game as a lesson (games/replay/steps.py): the presses a walkthrough never
+"""A recorded game as a lesson (games/frames/steps.py): the presses a walkthrough never
 meets (joining another player's call, a turn after the turn limit's last card) are
 classified from the engine's events, and a lesson asks only for the learner's right
 moves."""
@@ -7,8 +7,8 @@ from django.utils import translation
 
 from games.engine import CallSnap, Options, TurnCard, from_piles, play_bot_game
 from games.engine.events import WrongCall
-from games.learn.narration import note_text
-from games.replay.steps import learner_press, lesson_positions, record_steps
+from games.frames.narration import note_text
+from games.frames.steps import learner_press, lesson_positions, record_steps
 from games.scenarios.runner import play_branch
 from games.words.press_outcomes import RIGHT
 from games.words.texts import isolate

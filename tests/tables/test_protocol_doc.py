@@ -90,9 +90,11 @@ def test_the_documented_message_types_and_error_codes_are_the_servers():
     assert re.findall(r"^\| `(\w+)` \|", errors, re.M) == list(ERROR_CODES)
 
 
-def test_every_frame_of_the_worked_example_is_well_formed():
+def frame_types(lines) -> tuple[set[str], set[str]]:
+    """The types of the frames an example sends and receives, each frame checked: the
+    server accepts what is sent, and knows what is received."""
     sent, received = set(), set()
-    for line in example_lines():
+    for line in lines:
         match = LINE.match(line)
         if match is None:
             assert re.fullmatch(r"\w+ (connects|disconnects)", line), line
@@ -104,6 +106,11 @@ def test_every_frame_of_the_worked_example_is_well_formed():
         else:
             assert frame["type"] in SERVER_TYPES
             received.add(frame["type"])
+    return sent, received
+
+
+def test_every_frame_of_the_worked_example_is_well_formed():
+    sent, received = frame_types(example_lines())
     # Snap Pot: tests/tables/test_table_play.py; ping and pong (lag compensation, off in
     # the example): test_lag_compensation_lets_a_slow_connections_call_join_the_race
     assert sent == set(_SCHEMAS) - {"snap_pot", "pong"} - CLASS_SENT
@@ -166,20 +173,7 @@ def test_the_control_of_the_players_at_one_device_is_documented_and_told():
 
 
 def test_every_frame_of_the_examples_on_one_device_is_well_formed():
-    sent, received = set(), set()
-    for heading in DEVICE_EXAMPLES:
-        for line in example_lines(heading):
-            match = LINE.match(line)
-            if match is None:
-                assert re.fullmatch(r"\w+ (connects|disconnects)", line), line
-                continue
-            frame = json.loads(match.group(3))
-            if match.group(2) == "→":
-                client_message(match.group(3))  # the server accepts it
-                sent.add(frame["type"])
-            else:
-                assert frame["type"] in SERVER_TYPES
-                received.add(frame["type"])
+    sent, received = frame_types(line for h in DEVICE_EXAMPLES for line in example_lines(h))
     assert sent == {"hello", "join", "start", "turn", "snap", "pace"}
     assert received == {"welcome", "seats", "control", "event", "error"}
 

@@ -196,18 +196,24 @@ async def test_a_connection_waits_on_one_inbox_for_its_frames_and_its_tables_mes
     await close_all((*clients, extra))
 
 
-async def test_a_second_welcome_is_preceded_by_the_events_that_came_while_it_was_made(monkeypatch):
-    code, clients = await four_players()
-    watcher = await connect(code)  # welcomed at seq 0
+def turn_a_card_while_the_watcher_is_welcomed(monkeypatch, turner) -> None:
+    """The watcher's next welcome (the one without a session) is made while ``turner``
+    turns a card and the card is told."""
     real_welcome = tables.table_welcome
 
     async def welcome_while_a_card_is_turned(**kwargs):
-        if kwargs.get("session_key") is None:  # the watcher's second welcome
-            await clients[0].send(type="turn")
-            await clients[0].until("card_turned")
+        if kwargs.get("session_key") is None:
+            await turner.send(type="turn")
+            await turner.until("card_turned")
         return await real_welcome(**kwargs)
 
     monkeypatch.setattr(tables, "table_welcome", welcome_while_a_card_is_turned)
+
+
+async def test_a_second_welcome_is_preceded_by_the_events_that_came_while_it_was_made(monkeypatch):
+    code, clients = await four_players()
+    watcher = await connect(code)  # welcomed at seq 0
+    turn_a_card_while_the_watcher_is_welcomed(monkeypatch, clients[0])  # its second welcome
     await watcher.send(type="hello")
     frames = [await watcher.recv(), await watcher.recv()]
     assert [(f["type"], f.get("seq")) for f in frames] == [("event", 1), ("welcome", 1)]
@@ -219,15 +225,7 @@ async def test_a_second_welcome_is_preceded_by_the_events_that_came_while_it_was
 async def test_a_new_welcome_after_a_reseat_sends_the_events_made_meanwhile_once(monkeypatch):
     code, clients = await four_players()
     watcher = await connect(code)  # welcomed at seq 0
-    real_welcome = tables.table_welcome
-
-    async def welcome_while_a_card_is_turned(**kwargs):
-        if kwargs.get("session_key") is None:  # the watcher's welcome after the reseat
-            await clients[0].send(type="turn")
-            await clients[0].until("card_turned")
-        return await real_welcome(**kwargs)
-
-    monkeypatch.setattr(tables, "table_welcome", welcome_while_a_card_is_turned)
+    turn_a_card_while_the_watcher_is_welcomed(monkeypatch, clients[0])  # after the reseat
     await fan_out.tell_here(code, {"type": "table.reseat"})  # as the teacher's start does
     frames = [await watcher.recv(), await watcher.recv()]
     assert [(f["type"], f.get("seq")) for f in frames] == [("event", 1), ("welcome", 1)]

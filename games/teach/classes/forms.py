@@ -1,7 +1,7 @@
 """The form a teacher fills in to open a class table (``/<lang>/teach/class/``).
 
 The rules' options, the computer players' level and the pace are the lobby's own
-fields (:class:`games.play.forms.GameChoicesForm`); a class adds its name, up to 12
+fields (:class:`games.live.game_choices.GameChoicesForm`); a class adds its name, up to 12
 seats, and whether computer players take the seats still free at the start; or, on one
 device, how many tablets (a table each, opened together) and children at each.
 """
@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import BotLevel, Options
-from games.play.forms import GameChoicesForm
+from games.live.game_choices import GameChoicesForm
 from games.tables.device import DEVICE_BEAT_MS, DEVICE_PEOPLE, TABLETS_MAX
 
 __all__ = ["ClassSettings", "ClassTableForm", "PaceForm"]

@@ -23,11 +23,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import tables
-from games.learn import narration
+from games.frames import narration
+from games.live.game_choices import BEAT_MS, LEVEL_CHOICES
+from games.live.share_links import share_url
+from games.live.table_page import session_key, table_page
 from games.models import Table, TableEvent
-from games.play.forms import BEAT_MS, LEVEL_CHOICES
-from games.play.share_links import share_url
-from games.play.views import session_key, table_page
 from games.tables.codes import normalise_code
 from games.tables.protocol import walkthrough_slugs
 from games.teach.classes.forms import ClassTableForm, PaceForm

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from games.learn.walkthroughs import named_clause_links, names_for, table_data
+from games.frames.walkthroughs import named_clause_links, names_for, table_data
 from games.teach.quiz import text as quiz_text
 from games.teach.quiz.questions import MAX_SEED, Question, make_quiz
 

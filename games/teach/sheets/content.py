@@ -17,12 +17,12 @@ import re
 
 from django.utils import translation
 
-from games.learn import walkthroughs
+from games.content.markup import render_markup
+from games.frames import walkthroughs
 from games.models import GlossaryEntry, RulesSection, StartStep
 from games.teach.sheets import game as sheets_game
 from games.teach.sheets.cells import cell, section_titles_in
 from games.teach.sheets.query import SheetQuery, quiz_available
-from games.templatetags.snap_text import render_markup
 
 
 def paragraphs(text: str) -> list[str]:

@@ -18,11 +18,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engine.events import CardTurned, PileTurnedOver, Rejected
-from games.learn.walkthroughs import clause_links, table_data
-from games.replay.frames import start_caption, told_step
-from games.replay.seat_names import SeatNames
-from games.replay.steps import RecordStep, record_steps
-from games.replay.views import Missing, load_game
+from games.frames.recorded import start_caption, told_step
+from games.frames.seat_names import SeatNames
+from games.frames.steps import RecordStep, record_steps
+from games.frames.table_game import Missing, load_game
+from games.frames.walkthroughs import clause_links, table_data
 from games.tables.codes import normalise_code
 from games.teach.sheets.cells import cell, section_titles_in
 from games.words.texts import fill

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games.context_processors import NATIVE_NAMES
-from games.learn import narration
+from games.frames import narration
 from games.models import RulesSection
 from games.words.texts import isolate
 

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games.learn import walkthroughs
+from games.frames import walkthroughs
 from games.models import RulesSection
 from games.teach.sheets import game as sheets_game
 from games.teach.sheets import labels as sheet_labels

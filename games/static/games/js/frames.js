@@ -1,6 +1,6 @@
 // The player's frames, read from the page. A walkthrough sends them as they are
-// (games/learn/walkthroughs.py `frames`); a replay or game lesson, hundreds of steps
-// long, sends them compact (games/replay/frames.py `compact`): each card, rule
+// (games/frames/walkthroughs.py `frames`); a replay or game lesson, hundreds of steps
+// long, sends them compact (games/frames/recorded.py `compact`): each card, rule
 // link and sentence once, the tables as small arrays. Both open out here into
 // the same shape, so the player and the table picture never see the difference.
 

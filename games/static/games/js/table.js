@@ -1,5 +1,5 @@
 // Draws a Snap table, seen from above, from the data the server made from the
-// engine's state (games/learn/walkthroughs.py `table_data`): the players sit round
+// engine's state (games/frames/walkthroughs.py `table_data`): the players sit round
 // a drawn table, the learner at the near side (the bottom of the picture),
 // the Snap Pot in the middle. Seats are numbered clockwise, so the next seat
 // (the learner's left) is drawn to the screen-left of the learner. The picture

@@ -19,7 +19,7 @@ from games.content.files import load_shape
 from games.content.sections import section_titles
 from games.engine import Card, GameState
 from games.engine.events import CardTurned
-from games.learn import narration
+from games.frames import narration
 from games.scenarios import Branch, PlayedScenario, Scenario, load_all, play_scenario
 from games.words.press_outcomes import REFUSED
 from games.words.texts import card_name, event_text, fill
@@ -155,7 +155,7 @@ def clause_links(clauses) -> list[dict]:
 
 def answers(branches: dict[str, Branch], names: list[str], learner: int, state: GameState):
     """The page's data for the engine's answer to each press in ``state`` (see
-    :func:`frames`): the walkthroughs' and the game lessons' (``games.replay.frames``)."""
+    :func:`frames`): the walkthroughs' and the game lessons' (``games.frames.recorded``)."""
     result = {}
     for press, branch in branches.items():
         verdict = branch.outcome

@@ -3,7 +3,7 @@
 from django.shortcuts import render
 from django.utils.translation import get_language
 
-from games.learn import walkthroughs
+from games.frames import walkthroughs
 from games.models import GlossaryEntry, RulesSection, StartStep
 
 
@@ -12,12 +12,12 @@ def rules(request):
     by_section = walkthroughs.walkthroughs_by_section()
     for section in sections:
         section.walkthroughs = by_section.get(section.slug, [])
-    return render(request, "content/rules.html", {"sections": sections})
+    return render(request, "rules/rules.html", {"sections": sections})
 
 
 def glossary(request):
     entries = GlossaryEntry.objects.all()
-    return render(request, "content/glossary.html", {"entries": entries})
+    return render(request, "rules/glossary.html", {"entries": entries})
 
 
 def start(request):
@@ -27,4 +27,4 @@ def start(request):
     lang = get_language()
     translated = bool(steps) and all(step.is_translated(lang) for step in steps)
     context = {"steps": steps if translated else [], "untranslated": bool(steps) and not translated}
-    return render(request, "content/start.html", context)
+    return render(request, "rules/start.html", context)

@@ -1,10 +1,10 @@
 """The replay and game-lesson pages' data: a recorded game told in the page's language.
 
-Frames have the walkthroughs' shape (:func:`games.learn.walkthroughs.frames`), so the very same
+Frames have the walkthroughs' shape (:func:`games.frames.walkthroughs.frames`), so the very same
 player shows them: the start, then one frame per action of the record, its caption the
 events of that action told as a live table tells them (``games.tables.live_text.told_event``,
 the rules from ``games.words.clauses``). A lesson adds, from one seat, the engine's answer
-to every press (:mod:`games.replay.steps`, :func:`games.learn.walkthroughs.answers`).
+to every press (:mod:`games.frames.steps`, :func:`games.frames.walkthroughs.answers`).
 
 A long game has hundreds of frames, and a lesson three answers in each: the page sends
 them in a compact form (:func:`compact`) that ``games/js/frames.js`` opens out again.
@@ -19,9 +19,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.engine import GameState, Record
-from games.learn.walkthroughs import answers, clause_links, table_data
-from games.replay.seat_names import SeatNames
-from games.replay.steps import RecordStep, lesson_positions, record_steps
+from games.frames.seat_names import SeatNames
+from games.frames.steps import RecordStep, lesson_positions, record_steps
+from games.frames.walkthroughs import answers, clause_links, table_data
 from games.tables.live_text import told_event
 from games.tables.owner import event_data
 from games.words.texts import fill
