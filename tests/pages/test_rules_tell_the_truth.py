@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.utils import translation
 
 from tests.conftest import LANGUAGE_CODES
 
@@ -36,8 +37,11 @@ BLOCKED_POT_CASES = {
 }
 
 
-def section(html: str, slug: str) -> str:
-    """The text of the rules section ``slug``, tags taken out."""
+def rules_section(client, lang: str, slug: str) -> str:
+    """The text of the rules section ``slug`` on the ``lang`` rules page, tags taken out
+    (the language the page turned on is turned off again afterwards)."""
+    with translation.override(lang):
+        html = client.get(f"/{lang}/rules/").content.decode()
     match = re.search(rf'<section class="rules-section" id="{slug}">(.*?)</section>', html, re.S)
     assert match, slug
     return re.sub(r"<[^>]+>", "", match.group(1))
@@ -47,12 +51,12 @@ def section(html: str, slug: str) -> str:
 def test_the_mistakes_section_says_a_penalty_on_ones_own_turn_skips_players_who_are_out(
     client, content, lang
 ):
-    mistakes = section(client.get(f"/{lang}/rules/").content.decode(), "mistakes")
+    mistakes = rules_section(client, lang, "mistakes")
     assert [words for words in SKIPS_PLAYERS_WHO_ARE_OUT[lang] if words not in mistakes] == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGE_CODES)
 def test_the_stuck_pot_section_tells_both_cases_of_a_blocked_pot(client, content, lang):
-    stuck_pot = section(client.get(f"/{lang}/rules/").content.decode(), "stuck-pot")
+    stuck_pot = rules_section(client, lang, "stuck-pot")
     assert [words for words in BLOCKED_POT_CASES[lang] if words not in stuck_pot] == []
     assert "never lost" not in stuck_pot

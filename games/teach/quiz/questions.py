@@ -17,7 +17,12 @@ Kinds of question (``Question.kind``):
   tie window: who wins the piles (``seat:N``) or ``tie`` (R8-R11);
 - ``pot_win``: "Can a card turned over now win the Snap Pot?" (``yes``: a card of its
   top rank is still in play, R10; ``after_tie``: the pot is blocked, so first a tie
-  must give it a new top, R18 D), as :func:`games.engine.pot.pot_outlook` says.
+  must give it a new top, and some rank still has the three cards outside it that this
+  takes, R18 D), as :func:`games.engine.pot.pot_outlook` says. A pot that can never be
+  won again is not asked about.
+
+Every Snap Pot shown was laid by a tie (:func:`tied_pot`), so every position passes
+:func:`games.engine.reachable.table_problems`.
 
 The same seed always gives the same quiz.
 
