@@ -1,15 +1,19 @@
 """What it would take to win the Snap Pot (R10, R18 D), worked out from a position.
 
-A pot whose top rank is all inside it is *blocked*, not lost: a later tie lays new
-piles on it (R9 D) and gives it a new top, and a card matching that top wins the whole
-pot (R10). Only a table where no tie can ever happen again leaves it with no way to be
-won; "stuck" is said only of the cards still in it when the game ends.
+A pot whose top rank is all inside it is *blocked*: no card can match its top now. A
+later tie lays new piles on it (R9 D) and gives it a new top, and a card matching that
+top wins the whole pot (R10). A tie and then a match take three cards of one rank
+outside the pot, so a blocked pot may still be won only while some rank has three cards
+outside it (and the table has ties at all, R12). Once none has, any tie would block it
+again: it can never be won again, and its cards stay there until the game ends.
 
 >>> from games.engine import from_piles
->>> pot_outlook(from_piles([["7D", "2S"], ["3S"]], pot=["7S"]))
+>>> pot_outlook(from_piles([["7D", "2S"], ["3S"]], pot=["7S", "7H"]))
 'match'
->>> pot_outlook(from_piles([["2D", "2S"], ["3S", "3H"]], pot=["7S", "7H", "7D", "7C"]))
+>>> pot_outlook(from_piles([["2D", "2S"], ["2H", "3H"]], pot=["7S", "7H", "7D", "7C"]))
 'after_tie'
+>>> pot_outlook(from_piles([["2D", "2S"], ["3S", "3H"]], pot=["7S", "7H", "7D", "7C"]))
+'never'
 """
 
 from __future__ import annotations
@@ -23,11 +27,14 @@ NO_POT = "no_pot"
 #: A card of the pot's top rank is still outside the pot: turning it lets the first
 #: "Snap Pot!" win the pot (R10).
 MATCH = "match"
-#: Blocked (R18 D): first a tie must lay new piles on the pot and give it a new top.
+#: Blocked (R18 D), but some rank still has three cards outside the pot: a tie on two
+#: of them gives the pot a new top, and the third can then win it.
 AFTER_TIE = "after_tie"
-#: Blocked, and no tie can happen any more: no tie window (R12), or no two cards
-#: outside the pot share a rank, so nothing can ever match again.
+#: Blocked, and no rank has three cards outside the pot (or the table has no ties,
+#: R12): it can never be won again; its cards stay there until the game ends.
 NEVER = "never"
+#: Cards of one rank outside the pot that a blocked pot needs: two to tie, one to match.
+CARDS_TO_FREE_A_BLOCKED_POT = 3
 
 
 def cards_of_top_rank_outside(state: GameState) -> int:
@@ -38,13 +45,14 @@ def cards_of_top_rank_outside(state: GameState) -> int:
     return 4 - sum(1 for c in state.pot if c.rank == top.rank)
 
 
-def a_tie_can_still_happen(state: GameState) -> bool:
-    """Whether a tie is still possible: the table has a tie window (not the index card,
-    R12) and two cards outside the pot share a rank, so two piles can match (R8, R9)."""
+def ranks_that_can_free_it(state: GameState) -> tuple[int, ...]:
+    """The ranks with at least three cards outside the pot, when the table has ties
+    (not the index card, R12): a tie on two of them and a match on the third could still
+    win a blocked pot. Empty when no tie can ever free it."""
     if state.options.effective_tie_window_ms == 0:
-        return False
-    ranks = Counter(c.rank for pile in state.face_down + state.face_up for c in pile)
-    return any(n >= 2 for n in ranks.values())
+        return ()
+    outside = Counter(c.rank for pile in state.face_down + state.face_up for c in pile)
+    return tuple(sorted(rank for rank, n in outside.items() if n >= CARDS_TO_FREE_A_BLOCKED_POT))
 
 
 def pot_outlook(state: GameState) -> str:
@@ -53,4 +61,25 @@ def pot_outlook(state: GameState) -> str:
         return NO_POT
     if not state.pot_blocked:
         return MATCH
-    return AFTER_TIE if a_tie_can_still_happen(state) else NEVER
+    return AFTER_TIE if ranks_that_can_free_it(state) else NEVER
+
+
+def pot_news(before: GameState, after: GameState) -> str | None:
+    """What a step from ``before`` to ``after`` makes worth telling about the pot, told
+    once, when it happens: ``AFTER_TIE`` or ``NEVER`` when the step blocked the pot (it
+    was not blocked, or showed another top rank, before), or when a blocked pot could
+    still be won before and never can now; else None.
+
+    >>> from games.engine import from_piles
+    >>> blocked = from_piles([["2D", "2S"], ["2H", "3H"]], pot=["7S", "7H", "7D", "7C"])
+    >>> open_pot = from_piles([["2D", "2S"], ["2H", "3H"]], pot=["7S", "7H"])
+    >>> pot_news(open_pot, blocked), pot_news(blocked, blocked), pot_news(blocked, open_pot)
+    ('after_tie', None, None)
+    """
+    now = pot_outlook(after)
+    if now not in (AFTER_TIE, NEVER):
+        return None
+    was = pot_outlook(before)
+    if was != now or before.pot_top.rank != after.pot_top.rank:
+        return now
+    return None

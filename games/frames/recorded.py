@@ -24,21 +24,22 @@ from games.frames.steps import RecordStep, lesson_positions, record_steps
 from games.frames.walkthroughs import answers, clause_links, table_data
 from games.tables.live_text import told_event
 from games.tables.owner import event_data
+from games.tables.protocol import pot_marks
 from games.words.texts import fill
 
 __all__ = ["compact", "frames", "script_json", "told_step"]
 
 
 def told_step(step: RecordStep, names: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The sentences telling ``step``'s events (as a live table tells them, with the
-    Snap Pot's "blocked" where it happens, R18 D) and the rules they show."""
+    """The sentences telling ``step``'s events (as a live table tells them, with what
+    became of the Snap Pot where it was blocked, R18 D) and the rules they show."""
     texts: list[str] = []
     clauses: list[str] = []
-    blocked_now = step.state.pot_blocked and not step.before.pot_blocked
+    marks = pot_marks(step.before, step.state)
     for i, event in enumerate(step.events):
         data = event_data(step.before, event)
-        if blocked_now and i == len(step.events) - 1:
-            data["pot_now_blocked"] = True
+        if i == len(step.events) - 1:
+            data.update(marks)
         texts.append(told_event(data, names))
         clauses.extend(data["rules"])
     return texts, list(dict.fromkeys(clauses))

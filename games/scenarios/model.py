@@ -115,6 +115,9 @@ class Scenario:
     deck: tuple[str, ...]
     dealer: int | None
     steps: tuple[ScenarioStep, ...]
+    #: Seats whose face-down piles hold, at the bottom, the cards of the deck the setup
+    #: does not name (so the table holds all 52 cards, as every real game does, R2).
+    rest_under: tuple[int, ...] = ()
 
     @property
     def interactive_steps(self) -> int:

@@ -19,6 +19,7 @@ from games.engine import (
     apply,
     deal,
     from_piles,
+    full_deck,
 )
 from games.words.press_outcomes import PressOutcome, classify
 
@@ -59,12 +60,31 @@ class PlayedScenario:
     steps: tuple[PlayedStep, ...]
 
 
+def with_the_rest(scenario: Scenario) -> list[list[Card]]:
+    """The setup's face-down piles, with the cards of the deck it does not name laid at
+    the bottom of the ``rest_under`` seats' piles, one at a time in turn (in the deck's
+    order: face down, nobody sees them before the walkthrough ends)."""
+    piles = [[Card.parse(c) for c in p] for p in scenario.face_down]
+    if not scenario.rest_under:
+        return piles
+    for seat in scenario.rest_under:
+        if not 0 <= seat < len(piles):
+            raise ValueError(f"rest_under names seat {seat}, not at this table")
+    named = {Card.parse(c) for p in (*scenario.face_down, *scenario.face_up) for c in p}
+    named |= {Card.parse(c) for c in scenario.pot}
+    rest = [c for c in full_deck() if c not in named]
+    under: list[list[Card]] = [[] for _ in piles]
+    for i, card in enumerate(rest):
+        under[scenario.rest_under[i % len(scenario.rest_under)]].append(card)
+    return [below + pile for below, pile in zip(under, piles, strict=True)]
+
+
 def start_state(scenario: Scenario) -> GameState:
     if scenario.deck:
         deck = [Card.parse(c) for c in scenario.deck]
         return deal(scenario.players, deck, scenario.dealer or 0, scenario.options)
     return from_piles(
-        [list(p) for p in scenario.face_down],
+        with_the_rest(scenario),
         [list(p) for p in scenario.face_up] if scenario.face_up else None,
         list(scenario.pot),
         scenario.to_play,

@@ -66,6 +66,7 @@ def parse_scenario(raw: dict, name: str = "scenario") -> Scenario:
             deck=_cards(setup.get("deck", ())),
             dealer=setup.get("dealer"),
             steps=tuple(steps),
+            rest_under=tuple(int(seat) for seat in setup.get("rest_under", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, ScenarioError):

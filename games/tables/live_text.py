@@ -52,8 +52,8 @@ def with_labels(seats: Sequence[dict]) -> list[dict]:
 
 
 def pot_blocked_text() -> str:
-    """What is true when the fourth card of the pot's top rank goes in (R18 D): the pot
-    is blocked, not lost."""
+    """What is true when the fourth card of the pot's top rank goes in while some rank
+    still has three cards outside the pot (R18 D): the pot is blocked, not lost."""
     return _(
         "All four cards of this rank are now in the Snap Pot, so for now no card can match "
         "its top card. Only a tie can change that: the tied piles go on top of the Snap Pot "
@@ -62,11 +62,24 @@ def pot_blocked_text() -> str:
     )
 
 
+def pot_stuck_text() -> str:
+    """What is true when the fourth card of the pot's top rank goes in and no rank has
+    three cards left outside the pot (R18 D): it can never be won again."""
+    return _(
+        "All four cards of this rank are now in the Snap Pot, so no card can match its top "
+        "card. No rank has three cards left outside the Snap Pot (two for a tie and one to "
+        "match), so the Snap Pot can never be won again. Its cards stay there until the end "
+        "of the game."
+    )
+
+
 def told_event(event: dict, labels: Sequence[str]) -> str:
-    """The sentence(s) telling a stored event (``code``, ``params``, and
-    ``pot_now_blocked`` when this step blocked the Snap Pot, R18 D), in the active
-    language, names isolated for bidi."""
+    """The sentence(s) telling a stored event (``code``, ``params``, and the marks of
+    :func:`games.tables.protocol.pot_marks` when this step blocked the Snap Pot, R18 D),
+    in the active language, names isolated for bidi."""
     text = event_text(event_from_json(event), labels)
-    if event.get("pot_now_blocked"):
+    if event.get("pot_stuck"):
+        text = f"{text} {pot_stuck_text()}"
+    elif event.get("pot_now_blocked"):
         text = f"{text} {pot_blocked_text()}"
     return text

@@ -40,7 +40,13 @@ from games.engine import (
     final_state,
     view,
 )
-from games.tables.protocol import action_to_json, event_to_json, options_to_json, view_to_json
+from games.tables.protocol import (
+    action_to_json,
+    event_to_json,
+    options_to_json,
+    pot_marks,
+    view_to_json,
+)
 from games.words.clauses import event_clauses
 
 from . import store
@@ -380,8 +386,7 @@ class TableOwner(ClassControls, IdleWatch, OpenerStart):
             {"seq": first + i, "data": event_data(self.state, e), "view": public}
             for i, e in enumerate(step.events)
         ]
-        if step.state.pot_blocked and not self.state.pot_blocked:
-            events[-1]["data"]["pot_now_blocked"] = True  # told once, when it happens (R18 D)
+        events[-1]["data"].update(pot_marks(self.state, step.state))  # told once (R18 D)
         stored_action = action_to_json(action)
         if self._stand_ins:  # whose seats a computer player plays for: the replay says so
             stood_in = stand_in_mark(self._stand_ins)

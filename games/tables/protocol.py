@@ -31,10 +31,12 @@ from games.engine import (
     Card,
     CloseRace,
     Event,
+    GameState,
     Options,
     TableView,
     TurnCard,
 )
+from games.engine.pot import NEVER, pot_news
 from games.tables.device import DEVICE_SEATS_MAX
 from games.words import graphemes
 
@@ -130,6 +132,20 @@ def event_from_json(data: dict) -> Event:
 
 
 # -- views ------------------------------------------------------------------------------
+
+
+def pot_marks(before: GameState, after: GameState) -> dict:
+    """The marks a step's last event carries about the Snap Pot (R18 D), told once, when
+    it happens: ``pot_now_blocked`` when the step blocked the pot (all four cards of its
+    top rank inside it), with ``pot_stuck`` too when no rank has three cards left outside
+    it, so it can never be won again; nothing otherwise."""
+    news = pot_news(before, after)
+    if news is None:
+        return {}
+    marks = {"pot_now_blocked": True}
+    if news == NEVER:
+        marks["pot_stuck"] = True
+    return marks
 
 
 def view_to_json(v: TableView) -> dict:

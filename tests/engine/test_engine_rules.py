@@ -741,10 +741,13 @@ def test_r18_default_a_blocked_pot_is_freed_by_a_tie_and_then_won_whole():
     assert not state.pot and {"7S", "7H", "7D", "7C"} <= set(codes(state.face_down[2]).split())
 
 
-def test_r18_default_a_blocked_pot_has_no_way_to_be_won_only_where_no_tie_can_happen():
-    blocked = dict(face_down=["2S 9S", "3S 9D"], pot="7S 7H 7D 7C")
+def test_r18_default_a_blocked_pot_can_be_won_only_while_a_rank_has_three_cards_outside():
+    # Two to tie and a third to match the new top: three 9s outside, the pot may be won.
+    blocked = dict(face_down=["2S 9S 9H", "3S 9D"], pot="7S 7H 7D 7C")
     assert pot_outlook(table(**blocked)) == AFTER_TIE
     assert pot_outlook(table(**blocked, index_card=True)) == NEVER  # R12: no ties
+    # Two 9s could still tie, but nothing would be left to match them: never again.
+    assert pot_outlook(table(["2S 9S", "3S 9D"], pot="7S 7H 7D 7C")) == NEVER
     assert pot_outlook(table(["2S 9S", "3S 10D"], pot="7S 7H 7D 7C")) == NEVER  # no pair
     assert pot_outlook(table(["2S 7S", "3S"], pot="7H 7D 7C")) == MATCH
     assert pot_outlook(table(["2S", "3S"])) == NO_POT

@@ -17,7 +17,12 @@ Kinds of question (``Question.kind``):
   tie window: who wins the piles (``seat:N``) or ``tie`` (R8-R11);
 - ``pot_win``: "Can a card turned over now win the Snap Pot?" (``yes``: a card of its
   top rank is still in play, R10; ``after_tie``: the pot is blocked, so first a tie
-  must give it a new top, R18 D), as :func:`games.engine.pot.pot_outlook` says.
+  must give it a new top, and some rank still has the three cards outside it that this
+  takes, R18 D), as :func:`games.engine.pot.pot_outlook` says. A pot that can never be
+  won again is not asked about.
+
+Every Snap Pot shown was laid by a tie (:func:`tied_pot`), so every position passes
+:func:`games.engine.reachable.table_problems`.
 
 The same seed always gives the same quiz.
 
@@ -193,6 +198,17 @@ def distinct_tops(rng: random.Random, players: int, turner: int, avoid=()) -> di
     return tops
 
 
+def tied_pot(rng: random.Random, rank: int, used, avoid=()) -> list[Card]:
+    """A Snap Pot as a tie leaves it (R9): two face-up piles whose tops are two cards of
+    ``rank``, laid one on the other, each with 0 to 2 cards under its top (none of a
+    rank in ``avoid``, none in ``used``). Listed bottom to top."""
+    pair = rng.sample([c for c in full_deck() if c.rank == rank and c not in used], 2)
+    fillers = [c for c in full_deck() if c.rank != rank and c.rank not in avoid and c not in used]
+    under = rng.sample(fillers, 4)
+    first, second = rng.randint(0, 2), rng.randint(0, 2)
+    return under[:first] + [pair[0]] + under[2 : 2 + second] + [pair[1]]
+
+
 def other_card(rng: random.Random, tops: dict[int, Card], turner: int, avoid=()) -> Card:
     """A card matching nothing showing; half the time of a suit that is showing (suits do
     not matter, R2)."""
@@ -236,9 +252,8 @@ def q_snap_or_pot(rng: random.Random) -> Question:
     turner = rng.randrange(n)
     pot_rank = rng.randint(1, 13)
     tops = distinct_tops(rng, n, turner, avoid=(pot_rank,))
-    pot_top = card_of_rank(rng, pot_rank, ())
-    fillers = [c for c in full_deck() if c.rank != pot_rank and c not in tops.values()]
-    pot = rng.sample(fillers, rng.randint(1, 4)) + [pot_top]
+    pot = tied_pot(rng, pot_rank, set(tops.values()), avoid={c.rank for c in tops.values()})
+    pot_top = pot[-1]
     used = set(tops.values()) | set(pot)
     which = rng.choice((SNAP, SNAP_POT, "neither"))
     if which == SNAP:
@@ -312,7 +327,7 @@ def q_who_wins(rng: random.Random) -> Question:
     else:
         pot_rank = rng.randint(1, 13)
         tops = distinct_tops(rng, n, turner, avoid=(pot_rank,))
-        pot = [card_of_rank(rng, pot_rank, ())]
+        pot = tied_pot(rng, pot_rank, set(tops.values()), avoid={c.rank for c in tops.values()})
         card = card_of_rank(rng, pot_rank, set(pot))
     before, state, lead = position(rng, n, turner, tops, card, pot)
     first, second = rng.sample(range(n), 2)
@@ -351,9 +366,13 @@ def q_pot_win(rng: random.Random) -> Question:
     tops[target] = of_rank[2]
     card = of_rank[3]
     shown = {c.rank for c in tops.values()} | {rank}
-    fillers = [c for c in full_deck() if c.rank not in shown]
-    pot = rng.sample(fillers, rng.randint(0, 2)) + in_pot + [rng.choice(fillers)]
-    pot = list(dict.fromkeys(pot))
+    # The pot before: an earlier tie on a rank nothing shows, over the cards of ``rank``
+    # that went in before (R9 D: every tie adds to the one pot).
+    earlier = rng.choice([r for r in range(1, 14) if r not in shown])
+    fillers = [c for c in full_deck() if c.rank not in shown and c.rank != earlier]
+    below = rng.sample(fillers, rng.randint(0, 2)) + in_pot
+    rng.shuffle(below)
+    pot = below + tied_pot(rng, earlier, set(below), avoid=shown)
     before, turned, turn_events = position(rng, n, turner, tops, card, pot, frozenset({rank}))
     a, b = rng.sample(range(n), 2)
     state, events = run(turned, [CallSnap(seat=a, at_ms=1300), CallSnap(seat=b, at_ms=1340)])

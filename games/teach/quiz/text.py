@@ -166,10 +166,11 @@ def pot_verdict(q: Question) -> str:
         return fill(
             _(
                 "Not yet: the Snap Pot shows the %(card)s, and all four cards of that rank are "
-                "in it, so no card can match it now. But it can still be won: when two players "
-                "tie on a “Snap!”, the two matching piles go on top of the Snap Pot and give it a "
-                "new top card. When a card matching that card is turned over, the first to call "
-                "“Snap Pot!” wins the whole Snap Pot."
+                "in it, so no card can match it now. But it can still be won, because some rank "
+                "still has three cards outside the Snap Pot. When two or more players tie on a "
+                "“Snap!”, all the matching piles go on top of the Snap Pot and give it a new top "
+                "card. When a card matching that card is turned over, the first to call “Snap "
+                "Pot!” wins the whole Snap Pot."
             ),
             card=pot_card,
         )
