@@ -11,8 +11,8 @@ import pytest
 from django.utils import translation
 
 from games.engine import BotLevel, Options, play_bot_game
-from games.replay.frames import told_step
-from games.replay.steps import record_steps
+from games.frames.recorded import told_step
+from games.frames.steps import record_steps
 from games.tables.live_text import pot_blocked_text, pot_stuck_text
 from games.teach.quiz.questions import make_quiz
 from games.teach.quiz.text import verdict

@@ -11,7 +11,7 @@ import pytest
 
 from games.engine import BotLevel, Options, from_piles, full_deck, play_bot_game
 from games.engine.reachable import table_problems
-from games.replay.steps import lesson_positions, record_steps
+from games.frames.steps import lesson_positions, record_steps
 from games.scenarios.runner import play_scenario
 from games.scenarios.store import load_all
 from games.teach.quiz.questions import make_quiz
