@@ -30,6 +30,7 @@ from games.play.share_links import share_url
 from games.play.views import session_key, table_page
 from games.tables.codes import normalise_code
 from games.tables.protocol import walkthrough_slugs
+from games.teach.classes.earlier import earlier_games
 from games.teach.classes.forms import ClassTableForm, PaceForm
 from games.words.controls import pace_text
 from games.words.errors import TABLE_ERROR_TEXTS
@@ -140,6 +141,7 @@ def class_teacher(request, code: str):
         "levels": LEVEL_CHOICES,
         "level": table.fill_level or "steady",
         "config": config,
+        "earlier": earlier_games(table),
     }
     return render(request, "teach/class_teacher.html", context)
 
