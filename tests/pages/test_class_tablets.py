@@ -156,8 +156,9 @@ def test_the_tablets_state_counts_the_seats_computer_players_will_take_as_taken(
     assert 'http-equiv="refresh"' not in page
     state = client.get(f"/en/teach/class/{first}/tablets/state/").json()
     assert [c["code"] for c in state["cards"]] == codes
-    assert "Ready: a computer player takes the 1 seat still free at the start." in (
-        state["cards"][0]["html"]
+    assert (
+        "Ready: a computer player takes the 1 seat still free at the start."
+        in (state["cards"][0]["html"])
     )
     assert "Waiting:" not in "".join(c["html"] for c in state["cards"])
     assert "Start the games at the 3 tablets waiting" in state["start"]
