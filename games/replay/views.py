@@ -20,6 +20,7 @@ from games import tables
 from games.content.sections import with_section_titles
 from games.engine import GameState, Record, final_state
 from games.replay import frames as replay_frames
+from games.replay import moments as replay_moments
 from games.replay.seat_names import SeatNames
 from games.tables.codes import normalise_code
 from games.tables.live_text import seat_labels
@@ -156,6 +157,7 @@ def page_context(request, game: Game, learner: int | None) -> dict:
         "pages": pages,
         "steps_summary": steps_summary,
         "frames_json": replay_frames.script_json(payload),
+        "moments": replay_moments.moments(game.record, game.labels) if learner is None else [],
     }
 
 
