@@ -126,3 +126,37 @@ def test_every_game_of_a_class_stays_on_the_teachers_page(page, site_url):
     earlier.first.get_by_role("link", name="Watch the replay").click()
     page.wait_for_url(f"**/en/replay/{first}/")
     page.locator("#progress").wait_for()
+
+
+def pot_off_centre(page) -> float:
+    """How far the Snap Pot's middle is from the table's, as a share of its width."""
+    pot = page.locator("#table-picture .pot").bounding_box()
+    table = page.locator("#table-picture").bounding_box()
+    middle = table["x"] + table["width"] / 2
+    return abs(pot["x"] + pot["width"] / 2 - middle) / table["width"]
+
+
+def test_the_projector_shows_the_table_the_code_and_the_outcome_not_the_students_words(
+    chromium, site_url
+):
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    teacher = context.new_page()
+    code = open_class(teacher, site_url, seats="3", turn_limit="10")
+    projector = context.new_page()
+    projector.goto(f"{site_url}/en/teach/class/{code}/projector/")
+    projector.locator("#table-picture .pot").wait_for()
+    expect(projector.locator(".projector-join")).to_be_visible()  # before the start: how to join
+    teacher.locator("[data-control=start]:not([disabled])").click()
+    expect(projector.locator(".projector-join")).to_be_hidden()
+    expect(projector.locator("#share-code")).to_have_text(code)
+    assert "You are watching" not in projector.locator("main").inner_text()
+    projector.locator("#finished").wait_for(timeout=120_000)
+    outcome = projector.locator("#finished-text")
+    expect(outcome).to_be_visible()
+    assert outcome.bounding_box()["y"] + 10 < 720  # the outcome on the wall, not below it
+    for students in ("Stay on this page", "How to play", "Walkthroughs"):
+        assert projector.get_by_text(students).filter(visible=True).count() == 0, students
+    expect(projector.get_by_role("link", name="Watch the replay")).to_be_visible()
+    assert pot_off_centre(projector) < 0.05
+    assert serious_violations(projector) == []
+    context.close()

@@ -249,6 +249,7 @@ function playerText(taken, total) {
       true,
     );
   }
+  if (table.seat === null && config.projector) return ""; // the wall shows the table, not a student's words
   if (table.seat === null) return gettext("You are watching this game.");
   return interpolate(gettext("You play as %(name)s."), { name: isolate(labelOf(table.seat)) }, true);
 }
