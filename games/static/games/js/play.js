@@ -274,7 +274,8 @@ function showSeats() {
     );
   }
   text += standInText(table.seats);
-  showStatus(text);
+  if (table.view && table.view.over) text = gameStateText(table); // nobody comes back to a game over
+  showStatus(text.trim());
 }
 
 // ---- Telling what happened ----------------------------------------------------
