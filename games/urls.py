@@ -35,6 +35,11 @@ urlpatterns = [
     path("teach/class/<str:code>/", class_views.class_teacher, name="class_teacher"),
     path("teach/class/<str:code>/tablets/", class_views.class_tablets, name="class_tablets"),
     path(
+        "teach/class/<str:code>/tablets/state/",
+        class_views.class_tablets_state,
+        name="class_tablets_state",
+    ),
+    path(
         "teach/class/<str:code>/tablets/start/",
         class_views.class_tablets_start,
         name="class_tablets_start",

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from games.content.sections import with_section_titles
 from games.frames import recorded as replay_frames
 from games.frames.table_game import Game, Missing, load_game
+from games.replay import moments as replay_moments
 
 #: Steps in words per page: a page of a long game stays small, and prints on a few sheets.
 STEPS_PER_PAGE = 40
@@ -93,6 +94,7 @@ def page_context(request, game: Game, learner: int | None) -> dict:
         "pages": pages,
         "steps_summary": steps_summary,
         "frames_json": replay_frames.script_json(payload),
+        "moments": replay_moments.moments(game.record, game.labels) if learner is None else [],
     }
 
 

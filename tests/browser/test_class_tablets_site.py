@@ -9,6 +9,10 @@ import re
 import urllib.request
 from urllib.parse import urlsplit
 
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+from playwright.sync_api import expect
+
 from tests.tables.wsclient import WSClient
 
 
@@ -55,3 +59,54 @@ def test_a_teacher_opens_tablets_and_starts_them_all_on_the_real_site(site_url, 
     page.goto(f"{site_url}/en/play/{codes[0]}/")
     config = json.loads(page.locator("#table-config").text_content())
     assert config["code"] == codes[0] and "device" not in config  # the teacher watches
+
+
+def serious_violations(page) -> list:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_the_tablets_page_follows_the_tablets_without_reloading(site_url, page):
+    page.goto(f"{site_url}/he/teach/class/")
+    page.fill("#class_class_name", "ג׳ 2")
+    page.select_option("#class_tablets", "2")
+    page.select_option("#class_per_tablet", "3")
+    page.check("#class_fill")
+    page.click("form.open-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/he/teach/class/[A-Z0-9]+/tablets/$"))
+    assert page.locator("meta[http-equiv=refresh]").count() == 0
+    page.evaluate("() => { window.stillTheSamePage = true; }")
+    codes = page.locator(".tablet-card .table-code").all_inner_texts()
+    first = page.locator(f".tablet-card[data-code={codes[0]}]")
+    with translation.override("he"):
+        nobody = gettext("Nobody has sat down yet.")
+        free = ngettext(
+            "Ready: a computer player takes the %(counter)s seat still free at the start.",
+            "Ready: computer players take the %(counter)s seats still free at the start.",
+            1,
+        ) % {"counter": 1}
+    expect(first.locator(".tablet-names")).to_have_text(nobody)
+
+    tablet_joins(site_url, codes[0], [{"name": "Noa", "lang": "he"}, {"name": "Ravi"}])
+    expect(first.locator(".tablet-names")).to_have_text("Noa, Ravi", timeout=8000)
+    # the computer players the teacher ticked take the seat still free: it counts as taken
+    expect(first.locator(".tablet-state")).to_have_text(free)
+    expect(page.locator("#tablets-told")).to_contain_text("Noa, Ravi")  # said politely
+    assert page.locator("#tablets-told").get_attribute("aria-live") == "polite"
+    assert page.evaluate("() => window.stillTheSamePage") is True  # no reload
+    assert serious_violations(page) == []
+
+    tablet_joins(site_url, codes[1], [{"name": "Ana", "lang": "ta"}])
+    page.locator("#tablets-start-box button").click()  # both start: computers fill the seats
+    page.wait_for_url(re.compile(r"/he/teach/class/[A-Z0-9]+/tablets/$"))
+    with translation.override("he"):
+        playing = gettext("Playing.")
+    expect(page.locator(".tablet-card .tablet-state", has_text=playing)).to_have_count(2)
+    assert page.locator("#tablets-start-box button").count() == 0
+    assert serious_violations(page) == []

@@ -157,3 +157,62 @@ def test_names_in_the_lesson_narration_never_break_across_two_lines(
     assert learner in seen  # "In this lesson you play as Computer 2."
     screenshot(page, f"lesson-names-{lang}-phone")
     context.close()
+
+
+def serious_violations(page) -> list:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def race_steps(players: int, seed: int) -> list[int]:
+    """The actions (from 1, as stored: accepted ones only) at which a race opened in the
+    game ``store_finished_game`` stores, replayed on the engine here."""
+    from games.engine import DEFAULT_OPTIONS, apply, play_bot_game, start_state
+    from games.engine.events import RaceOpened
+    from games.replay.sample import LEVELS
+
+    _end, record = play_bot_game(players, seed, list(LEVELS[:players]), DEFAULT_OPTIONS)
+    state, number, opened = start_state(record), 0, []
+    for action in record.actions:
+        step = apply(state, action)
+        if step.rejected:
+            continue
+        number += 1
+        if any(isinstance(e, RaceOpened) for e in step.events):
+            opened.append(number)
+        state = step.state
+    return opened
+
+
+def test_the_replay_jumps_to_each_race_on_the_projector_too(page, site_url, code):
+    open_player(page, f"{site_url}/en/replay/{code}/")
+    races = race_steps(players=3, seed=2)
+    assert races  # the game has races to jump to
+    nxt = page.get_by_role("button", name="Next moment")
+    seen: list[tuple[int, str]] = []
+    while nxt.is_enabled():
+        nxt.click()
+        at = step_index(page)
+        kind = page.locator(f"#moment-choice option[value='{at}']").get_attribute("data-kind")
+        assert page.locator("#moment-choice").input_value() == str(at)
+        seen.append((at, kind))
+    assert [at for at, kind in seen if kind in ("race", "pot_won", "tie")] == races
+    assert all(b > a for (a, _), (b, _) in zip(seen, seen[1:], strict=False))
+    assert page.get_by_role("button", name="Previous moment").is_enabled()
+    assert serious_violations(page) == []
+    # on the projector: the same buttons, in view, and the list to choose from
+    page.locator("[data-step=restart]").click()
+    page.keyboard.press("p")
+    page.wait_for_selector(".player.projector")
+    assert nxt.is_visible() and nxt.bounding_box()["y"] + 10 < page.viewport_size["height"]
+    nxt.click()
+    assert step_index(page) == seen[0][0]
+    page.locator("#moment-choice").select_option(str(races[-1]))
+    assert step_index(page) == races[-1]
+    assert f"step={races[-1] + 1}" in page.url

@@ -134,7 +134,9 @@ def test_the_teacher_starts_every_tablets_table_at_once(client, content):
     sit_down(codes[1], [("Ben", "hr"), ("Chen", "en")])  # one seat free: the table shrinks
     # nobody at the third tablet: it cannot start, and says why
     response = client.post(f"/en/teach/class/{first}/tablets/start/")
-    assert response.status_code == 200
+    assert response.status_code == 302  # back to the tablets page, which says the refusals
+    assert response["Location"] == f"/en/teach/class/{first}/tablets/"
+    response = client.get(response["Location"])
     started = dict(Table.objects.filter(device_group=first).values_list("code", "teacher_started"))
     assert started == {codes[0]: True, codes[1]: True, codes[2]: False}
     assert Table.objects.get(code=codes[1]).players == 2
@@ -143,3 +145,21 @@ def test_the_teacher_starts_every_tablets_table_at_once(client, content):
     assert "Playing." in cards[0] and "Playing." in cards[1]
     assert "A game needs at least two players." in cards[2]
     assert "Start the game at the 1 tablet waiting" in html
+
+
+@pytest.mark.django_db
+def test_the_tablets_state_counts_the_seats_computer_players_will_take_as_taken(client):
+    first = opened_tablets(client, {**TABLETS, "fill": "on"})
+    codes = group_codes(first)
+    sit_down(codes[0], [("Noa", "he")])
+    page = client.get(f"/en/teach/class/{first}/tablets/").content.decode()
+    assert 'http-equiv="refresh"' not in page
+    state = client.get(f"/en/teach/class/{first}/tablets/state/").json()
+    assert [c["code"] for c in state["cards"]] == codes
+    assert (
+        "Ready: a computer player takes the 1 seat still free at the start."
+        in (state["cards"][0]["html"])
+    )
+    assert "Waiting:" not in "".join(c["html"] for c in state["cards"])
+    assert "Start the games at the 3 tablets waiting" in state["start"]
+    assert Client().get(f"/en/teach/class/{first}/tablets/state/").status_code == 403

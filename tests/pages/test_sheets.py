@@ -73,15 +73,29 @@ def test_the_teach_page_has_a_sheet_builder_form_that_needs_no_script(client, co
     assert chosen == [lang]  # the page's language unless the teacher chooses another
 
 
-def test_an_english_page_makes_a_hebrew_and_tamil_sheet_whose_address_keeps_both(client, content):
+def test_an_english_page_makes_a_hebrew_and_tamil_sheet_on_a_page_in_english(client, content):
     response = client.get("/en/teach/sheet/?lang=he&also=ta&parts=start&paper=a4")
-    assert response.status_code == 302
-    assert response["Location"] == "/he/teach/sheet/?also=ta&parts=start&paper=a4"
-    sheet = client.get(response["Location"])
-    assert sheet.status_code == 200
-    html = sheet.content.decode()
-    assert 'lang="he"' in html and 'lang="ta"' in html
+    assert response.status_code == 200
+    doc = page(response.content.decode())
+    assert doc.etree_element.get("lang") == "en"  # the page: the teacher's language
+    tools = text(find(doc, ".sheet-tools")[0])
+    assert "Download the PDF" in tools and not re.search("[\u05d0-\u05ea]", tools)
+    pdf = find(doc, ".sheet-tools a[download]")[0].etree_element.get("href")
+    assert pdf == "/en/teach/sheet.pdf?lang=he&also=ta&parts=start"
+    assert find(doc, ".sheet-tools a:not([download])")[0].etree_element.get("href") == (
+        "/en/teach/#sheet-builder"
+    )
+    paper = find(doc, ".sheet-paper")[0].etree_element
+    assert (paper.get("lang"), paper.get("dir")) == ("he", "rtl")  # the sheet: he + ta
+    assert [c.etree_element.get("lang") for c in find(doc, ".sheet-head .cell")] == ["he", "ta"]
+    html = response.content.decode()
     assert re.search("[\u05d0-\u05ea]", html) and re.search("[\u0b80-\u0bff]", html)
+
+
+def test_a_sheet_address_naming_the_pages_own_language_drops_it(client, content):
+    response = client.get("/he/teach/sheet/?lang=he&also=ta&parts=start")
+    assert response.status_code == 302
+    assert response["Location"] == "/he/teach/sheet/?also=ta&parts=start"
 
 
 def test_a_first_language_a_sheet_cannot_have_is_a_clear_error(client, content):
@@ -90,7 +104,7 @@ def test_a_first_language_a_sheet_cannot_have_is_a_clear_error(client, content):
     assert "xx" in response.content.decode() and "is not a language a sheet can have" in (
         response.content.decode()
     )
-    same = client.get(client.get("/en/teach/sheet/?lang=ta&also=ta&parts=start")["Location"])
+    same = client.get("/en/teach/sheet/?lang=ta&also=ta&parts=start")
     assert same.status_code == 400  # both the same: the second-language check says so
 
 

@@ -16,8 +16,9 @@ import logging
 from asgiref.sync import async_to_sync
 from django.db import transaction
 from django.db.models import Exists, OuterRef
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -30,11 +31,19 @@ from games.live.table_page import session_key, table_page
 from games.models import Table, TableEvent
 from games.tables.codes import normalise_code
 from games.tables.protocol import walkthrough_slugs
+from games.teach.classes.earlier import earlier_games
 from games.teach.classes.forms import ClassTableForm, PaceForm
 from games.words.controls import pace_text
 from games.words.errors import TABLE_ERROR_TEXTS
 
-__all__ = ["class_new", "class_projector", "class_tablets", "class_tablets_start", "class_teacher"]
+__all__ = [
+    "class_new",
+    "class_projector",
+    "class_tablets",
+    "class_tablets_start",
+    "class_tablets_state",
+    "class_teacher",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +149,7 @@ def class_teacher(request, code: str):
         "levels": LEVEL_CHOICES,
         "level": table.fill_level or "steady",
         "config": config,
+        "earlier": earlier_games(table),
     }
     return render(request, "teach/class_teacher.html", context)
 
@@ -166,6 +176,7 @@ def tablet_rows(request, group: str, teacher_key: str) -> list[dict]:
                 "teacher_url": reverse("class_teacher", args=[t.code]),
                 "names": [s.display_name for s in seats if s.session_key and not s.is_bot],
                 "free": sum(1 for s in seats if not s.session_key and not s.is_bot),
+                "computers": bool(t.fill_level),  # they take the free seats at the start
                 "started": t.teacher_started,
                 "over": t.over,
             }
@@ -173,33 +184,64 @@ def tablet_rows(request, group: str, teacher_key: str) -> list[dict]:
     return rows
 
 
-def class_tablets(request, code: str, refused: dict | None = None):
-    """The teacher's page of a class's tablets: every tablet's table (its code large,
-    who sat down, started or over), and one button to start them all."""
+REFUSED_KEY = "class_tablets_refused"  # the session's refusals of the last "start them all"
+
+
+def tablets_context(request, code: str) -> dict | None:
+    """The tablets page's context for the teacher of class ``code`` (None: another
+    browser); the refusals of the last "start them all" are said until the table starts."""
     table = teachers_table(request, code)
     if table is None:
-        return not_the_teacher(request, normalise_code(code))
+        return None
     if not table.device_group:
         raise Http404(_("There is no class table with that code. Check the letters."))
     group = table.device_group
     rows = tablet_rows(request, group, table.teacher_key)
+    refused = request.session.get(REFUSED_KEY, {})
     for row in rows:
-        reason = (refused or {}).get(row["code"])
+        reason = None if row["started"] else refused.get(row["code"])
         row["refused"] = str(TABLE_ERROR_TEXTS[reason]) if reason in TABLE_ERROR_TEXTS else ""
-    context = {
+    return {
         "group": group,
         "table": table,
         "rows": rows,
         "waiting": sum(1 for r in rows if not r["started"]),
     }
+
+
+def class_tablets(request, code: str):
+    """The teacher's page of a class's tablets: every tablet's table (its code large,
+    who sat down, started or over), and one button to start them all. The page follows
+    the tablets by itself (``tablets.js`` asks :func:`class_tablets_state`)."""
+    context = tablets_context(request, code)
+    if context is None:
+        return not_the_teacher(request, normalise_code(code))
     return render(request, "teach/class_tablets.html", context)
+
+
+def class_tablets_state(request, code: str):
+    """The tablets page's changing parts, for the page to update itself without a
+    reload: each tablet's card (``code``, ``html``) and the start button (``start``)."""
+    context = tablets_context(request, code)
+    if context is None:
+        return JsonResponse({"error": "not_the_teacher"}, status=403)
+    cards = [
+        {
+            "code": row["code"],
+            "html": render_to_string("teach/includes/tablet_card.html", {"row": row}, request),
+        }
+        for row in context["rows"]
+    ]
+    start = render_to_string("teach/includes/tablets_start.html", context, request)
+    return JsonResponse({"cards": cards, "start": start, "waiting": context["waiting"]})
 
 
 @require_POST
 def class_tablets_start(request, code: str):
     """Start every tablet's table that has not started (each as the teacher's ``start``
     control: computer players for free seats, or the table shrinks to the children
-    there; a table with fewer than two players is left waiting, and says why)."""
+    there; a table with fewer than two players is left waiting, and says why), then
+    back to the tablets page, which says any refusal."""
     table = teachers_table(request, code)
     if table is None:
         return not_the_teacher(request, normalise_code(code))
@@ -208,7 +250,8 @@ def class_tablets_start(request, code: str):
     rows = tablet_rows(request, table.device_group, table.teacher_key)
     waiting = [row["code"] for row in rows if not row["started"]]
     refused = start_all(waiting, request.session.session_key)
-    return class_tablets(request, code, refused=refused)
+    request.session[REFUSED_KEY] = {c: r for c, r in refused.items() if r}
+    return redirect("class_tablets", code=table.device_group)
 
 
 def start_all(codes: list[str], teacher_key: str) -> dict[str, str | None]:

@@ -1,39 +1,38 @@
-"""The sheet builder's first language: a sheet's address is in its first language
-(``/<lang>/sheet/``), and the builder's plain form asks for it as ``lang``. A sheet
-address with ``lang`` goes on to the same sheet in that language, the other choices
-kept (so an English page can make a Hebrew + Tamil sheet: ``/he/sheet/?also=ta…``)."""
+"""The sheet builder's first language: the builder's plain form asks for it as ``lang``.
+The page stays in its own language (the teacher's, ``/<lang>/teach/sheet/``) and the
+sheet is in the languages chosen, so an English page can make a Hebrew + Tamil sheet
+(``/en/teach/sheet/?lang=he&also=ta…``); without ``lang``, the sheet's first language
+is the page's."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
-from django.shortcuts import redirect
-from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.teach.sheets import labels as sheet_labels
 from games.teach.sheets import query as sheets
 from games.words.texts import fill
 
-__all__ = ["first_language"]
+__all__ = ["NotASheetLanguage", "first_language"]
 
 
-def first_language(request):
-    """None when the address has no ``lang``; else the redirect to the sheet in that
-    language, or the problem (a sentence) when it is not a sheet language: it names the
-    languages a sheet can have as the builder does, each in its own script."""
+class NotASheetLanguage(ValueError):
+    """``lang`` names no language a sheet can have; the message says which it can (as
+    the builder does, each in its own script)."""
+
+
+def first_language(request, page: str) -> str:
+    """The sheet's first language: the address's ``lang``, else the page's ``page``.
+    Raises :class:`NotASheetLanguage` when ``lang`` is not a sheet language."""
     lang = (request.GET.get("lang") or "").strip()
     if not lang:
-        return None
+        return page
     codes = sheets.language_codes()
     if lang not in codes:
-        return fill(
-            _("%(value)s is not a language a sheet can have. Choose one of: %(allowed)s."),
-            value=lang,
-            allowed=sheet_labels.languages_listing(codes),
+        raise NotASheetLanguage(
+            fill(
+                _("%(value)s is not a language a sheet can have. Choose one of: %(allowed)s."),
+                value=lang,
+                allowed=sheet_labels.languages_listing(codes),
+            )
         )
-    rest = [(k, v) for k in request.GET for v in request.GET.getlist(k) if k != "lang"]
-    with translation.override(lang):
-        path = reverse(request.resolver_match.url_name)
-    return redirect(f"{path}?{urlencode(rest)}")
+    return lang

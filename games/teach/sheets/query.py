@@ -78,6 +78,7 @@ class SheetQuery:
     parts: tuple[str, ...]
     paper: str = "a4"
     seed: int | None = None
+    page: str = ""  # the page's language (the teacher's), when it is not the sheet's first
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -90,6 +91,8 @@ class SheetQuery:
     def query_string(self) -> str:
         """The canonical query: the one the builder's links and the PDF link use."""
         items = []
+        if self.page and self.page != self.lang:  # the sheet's first language, said
+            items.append(("lang", self.lang))
         if self.also:
             items.append(("also", self.also))
         items.append(("parts", ",".join(self.parts)))
@@ -110,8 +113,10 @@ def _read_parts(raw_values: list[str]) -> list[str]:
     return parts
 
 
-def parse(lang: str, params) -> SheetQuery:
-    """The sheet ``params`` (a QueryDict or a dict of lists) asks for, in page ``lang``."""
+def parse(lang: str, params, page: str = "") -> SheetQuery:
+    """The sheet ``params`` (a QueryDict or a dict of lists) asks for, with ``lang`` its
+    first language; ``page``: the language of the page around it (the teacher's), when
+    that is another (its problems are said in the active language)."""
     problems = []
     codes = language_codes()
 
@@ -177,4 +182,5 @@ def parse(lang: str, params) -> SheetQuery:
 
     if problems:
         raise BadSheetQuery(problems)
-    return SheetQuery(lang=lang, also=also, parts=tuple(parts), paper=paper, seed=seed)
+    page = page if page and page != lang else ""
+    return SheetQuery(lang=lang, also=also, parts=tuple(parts), paper=paper, seed=seed, page=page)

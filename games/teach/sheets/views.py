@@ -8,6 +8,7 @@ teacher bookmarks is the short address that gives the same sheet again.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
@@ -15,6 +16,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -22,7 +24,7 @@ from games.context_processors import NATIVE_NAMES
 from games.teach.sheets import content as sheets_content
 from games.teach.sheets import query as sheets
 from games.teach.sheets.cells import direction
-from games.teach.sheets.language import first_language
+from games.teach.sheets.language import NotASheetLanguage, first_language
 
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 
@@ -71,25 +73,22 @@ def columns(query: sheets.SheetQuery) -> list[dict]:
 
 def _query(request):
     """(query, None) for a good address; else (None, the response to send)."""
-    lang = get_language()
-    first = first_language(request)
-    if isinstance(first, str):
-        context = {"problems": [first], "builder_url": reverse("teach") + "#sheet-builder"}
-        return None, render(request, "teach/sheet_bad_query.html", context, status=400)
-    if first is not None:
-        return None, first
+    page = get_language()
     try:
-        query = sheets.parse(lang, request.GET)
+        lang = first_language(request, page)
+    except NotASheetLanguage as bad:
+        context = {"problems": [str(bad)], "builder_url": reverse("teach") + "#sheet-builder"}
+        return None, render(request, "teach/sheet_bad_query.html", context, status=400)
+    try:
+        query = sheets.parse(lang, request.GET, page=page)
     except sheets.BadSheetQuery as bad:
         context = {"problems": bad.problems, "builder_url": reverse("teach") + "#sheet-builder"}
         return None, render(request, "teach/sheet_bad_query.html", context, status=400)
     if query.needs_seed:
         fresh = random.SystemRandom().randrange(1, sheets.MAX_SEED)
-        query = sheets.SheetQuery(
-            lang=query.lang, also=query.also, parts=query.parts, paper=query.paper, seed=fresh
-        )
+        query = dataclasses.replace(query, seed=fresh)
         return None, redirect(f"{request.path}?{query.query_string()}")
-    if len(request.GET.getlist("parts")) > 1:
+    if len(request.GET.getlist("parts")) > 1 or ("lang" in request.GET and not query.page):
         return None, redirect(f"{request.path}?{query.query_string()}")
     return query, None
 
@@ -98,6 +97,8 @@ def sheet_context(request, query: sheets.SheetQuery) -> dict:
     qs = query.query_string()
     address = request.build_absolute_uri(f"{reverse('sheet')}?{qs}")
     rtl = direction(query.lang) == "rtl"
+    with translation.override(query.lang):  # printed on the sheet: its first language
+        css = page_css(query, address, rtl)
     parts = sheets_content.parts(query)
     for part in parts:
         if part["kind"] == "game":  # the replay's address, to type in from the paper
@@ -109,7 +110,8 @@ def sheet_context(request, query: sheets.SheetQuery) -> dict:
         "two": query.also is not None,
         "parts": parts,
         "address": address,
-        "page_css": page_css(query, address, rtl),
+        "page_css": css,
+        "sheet_dir": direction(query.lang),
         "page_css_url": f"{reverse('sheet_page_css')}?{qs}",
         "pdf_url": f"{reverse('sheet_pdf')}?{qs}",
         "builder_url": reverse("teach") + "#sheet-builder",
@@ -144,7 +146,8 @@ def sheet_pdf(request):
     if response is not None:
         return response
     context = {**sheet_context(request, query), "for_pdf": True}
-    html = render_to_string("teach/sheet.html", context, request=request)
+    with translation.override(query.lang):  # the whole file is the sheet: its language
+        html = render_to_string("teach/sheet.html", context, request=request)
     pdf = write_pdf(html, base_url=request.build_absolute_uri(), page_css=context["page_css"])
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{pdf_filename(query)}"'

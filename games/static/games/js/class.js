@@ -3,11 +3,13 @@
 // student has finished and what happens, and sends the teacher's controls; the
 // server checks every control again and answers with the class's new state.
 import { openTableSocket } from "./table-socket.js";
+import { standInText } from "./table-status.js";
 
 const { gettext, ngettext, interpolate } = window;
 const config = JSON.parse(document.getElementById("class-config").textContent);
 const page = document.getElementById("class-page");
 const statusLine = document.getElementById("class-status");
+const alertBox = document.getElementById("class-alert");
 const refusedLine = document.getElementById("control-refused");
 const seatsBody = document.getElementById("class-seats");
 const doneTitle = document.getElementById("seats-done-title");
@@ -74,6 +76,7 @@ const handlers = {
     render();
   },
   seats(frame) {
+    for (const seat of newlyLost(state.seats, frame.seats)) tell(lostText(seat), "told-lost");
     state.seats = frame.seats;
     render();
   },
@@ -109,6 +112,43 @@ const handlers = {
     refusedLine.textContent = frame.message || gettext("That is not possible at this moment of the game.");
   },
 };
+
+// ---- A student's lost connection: the teacher is told first, at the top ----------
+
+const isLost = (seat) => Boolean(seat.lost) && !seat.bot;
+
+function newlyLost(before, after) {
+  return after.filter((seat) => isLost(seat) && !seat.away && !before.some((b) => b.seat === seat.seat && isLost(b)));
+}
+
+function lostText(seat) {
+  return interpolate(
+    gettext("%(name)s’s connection was lost. If they do not come back soon, a computer player will play for them."),
+    { name: isolate(seat.name || seat.label) },
+    true,
+  );
+}
+
+/** The sentences of the alert at the top: who is cut off, who a computer plays for,
+ * and what the teacher can do; "" when every student is connected. */
+function alertText() {
+  if (!state.klass || (state.view && state.view.over)) return "";
+  const lost = state.seats.filter((seat) => isLost(seat) && !seat.away);
+  const parts = lost.map(lostText);
+  const away = standInText(state.seats).trim();
+  if (away) parts.push(away);
+  if (!parts.length) return "";
+  if (state.klass.started && !state.klass.paused && !state.klass.pausing) {
+    parts.push(gettext("You can pause the game until they are back."));
+  }
+  return parts.join(" ");
+}
+
+function renderAlert() {
+  const text = alertText();
+  if (alertBox.textContent !== text) alertBox.textContent = text; // role="alert": read at once
+  alertBox.classList.toggle("shown", Boolean(text));
+}
 
 // ---- Drawing ----------------------------------------------------------------
 
@@ -230,6 +270,7 @@ function playerCell(seat) {
   let note = "";
   if (seat.bot) note = config.levels[seat.level] || "";
   else if (seat.away) note = gettext("away: a computer player plays for now");
+  else if (isLost(seat)) note = gettext("connection lost");
   if (note) {
     const small = document.createElement("span");
     small.className = "seat-note";
@@ -296,6 +337,7 @@ function render() {
   buttons.restart.disabled = !live;
   page.classList.toggle("paused", Boolean(k && k.paused));
   keepControlFocus(focused);
+  renderAlert();
   renderSeats();
   const wasHidden = overBox.hidden;
   overBox.hidden = !over;

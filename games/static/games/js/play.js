@@ -176,6 +176,7 @@ function draw() {
   drawTable(picture, pictureData());
   root.classList.toggle("race-open", table.view.race_open);
   root.classList.toggle("my-turn", isMyTurn());
+  root.classList.toggle("started", Boolean(table.started));
   updateButtons();
 }
 
@@ -248,6 +249,7 @@ function playerText(taken, total) {
       true,
     );
   }
+  if (table.seat === null && config.projector) return ""; // the wall shows the table, not a student's words
   if (table.seat === null) return gettext("You are watching this game.");
   return interpolate(gettext("You play as %(name)s."), { name: isolate(labelOf(table.seat)) }, true);
 }
@@ -272,7 +274,8 @@ function showSeats() {
     );
   }
   text += standInText(table.seats);
-  showStatus(text);
+  if (table.view && table.view.over) text = gameStateText(table); // nobody comes back to a game over
+  showStatus(text.trim());
 }
 
 // ---- Telling what happened ----------------------------------------------------
@@ -479,15 +482,35 @@ joinForm.addEventListener("submit", (e) => {
   send({ type: "join", name });
 });
 
-root.querySelector('[data-action="copy"]').addEventListener("click", async () => {
+// The link to share has no language (/play/CODE/): each friend's device opens it in
+// its own. A phone's own share sheet sends it where there is one (the Web Share API).
+const shareBox = root.querySelector(".share-link");
+const shareButton = shareBox.querySelector('[data-action="share"]');
+if (typeof navigator.share === "function") {
+  shareButton.hidden = false;
+  shareBox.classList.add("can-share");
+}
+shareButton.addEventListener("click", async () => {
+  const url = document.getElementById("share-url").value;
+  try {
+    await navigator.share({ title: document.title, url });
+  } catch (error) {
+    if (error && error.name === "AbortError") return; // the person closed the share sheet
+    copyLink();
+  }
+});
+
+async function copyLink() {
   const input = document.getElementById("share-url");
   try {
     await navigator.clipboard.writeText(input.value);
     announcer.textContent = gettext("The link is copied.");
   } catch {
-    input.select(); // no clipboard here: the link is selected for copying by hand
+    shareBox.classList.add("show-link"); // no clipboard here: the link, to copy by hand
+    input.select();
   }
-});
+}
+root.querySelector('[data-action="copy"]').addEventListener("click", copyLink);
 
 if (config.projector) projector.enter();
 link = openTableSocket({

@@ -190,6 +190,7 @@ function render() {
     else item.removeAttribute("aria-current");
   }
   if (loses) handFocusOn(frame, last);
+  showMoments();
 }
 
 function handFocusOn(frame, last, expected = null) {
@@ -301,6 +302,37 @@ buttons.restart.addEventListener("click", () => go(0));
 buttons.retry.addEventListener("click", backToExample);
 buttons.example.addEventListener("click", backToExample);
 for (const move of moves) move.addEventListener("click", (event) => tappedTooSoon(event) || press(move.dataset.press));
+
+// ---- A replay's moments to teach: each race, tie, wrong call, the Snap Pot won or blocked
+
+const momentChoice = document.getElementById("moment-choice");
+const momentSteps = momentChoice ? [...momentChoice.options].filter((o) => o.value !== "").map((o) => Number(o.value)) : [];
+const momentButtons = {
+  previous: player.querySelector('[data-moment="previous"]'),
+  next: player.querySelector('[data-moment="next"]'),
+};
+
+function showMoments() {
+  if (!momentChoice) return;
+  const at = momentSteps.includes(index) ? String(index) : "";
+  if (momentChoice.value !== at) momentChoice.value = at;
+  momentButtons.previous.disabled = !momentSteps.some((s) => s < index);
+  momentButtons.next.disabled = !momentSteps.some((s) => s > index);
+}
+
+if (momentChoice) {
+  momentButtons.next.addEventListener("click", () => {
+    const to = momentSteps.find((s) => s > index);
+    if (to !== undefined) go(to);
+  });
+  momentButtons.previous.addEventListener("click", () => {
+    const to = momentSteps.findLast((s) => s < index);
+    if (to !== undefined) go(to);
+  });
+  momentChoice.addEventListener("change", () => {
+    if (momentChoice.value !== "") go(Number(momentChoice.value));
+  });
+}
 
 const projector = connectProjector(player, { onChange: () => drawTable(picture, (branch && branch.table) || frames[index].table) });
 connectKeys(player, {
