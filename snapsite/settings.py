@@ -261,8 +261,13 @@ FD_TABLE_SLOTS = int(os.environ.get("FD_TABLE_SLOTS", "65536"))
 THREAD_SWITCH_INTERVAL_MS = float(os.environ.get("THREAD_SWITCH_INTERVAL_MS", "1"))
 # A server whose sockets the guards cannot reach (games/play/ws_socket.py) is refused.
 WS_ALLOW_UNGUARDED_SERVER = False
+# Open tables (games/tables/limits.py): from the lobby per browser and per network
+# address; class tables apart, per teacher and per address (a class of 30 at tables of
+# two, or on 8 tablets twice over, fits a teacher; five such teachers one address).
 TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))
 TABLES_OPEN_PER_ADDRESS = int(os.environ.get("TABLES_OPEN_PER_ADDRESS", "60"))
+CLASS_TABLES_OPEN_PER_SESSION = int(os.environ.get("CLASS_TABLES_OPEN_PER_SESSION", "40"))
+CLASS_TABLES_OPEN_PER_ADDRESS = int(os.environ.get("CLASS_TABLES_OPEN_PER_ADDRESS", "200"))
 TABLE_IDLE_PAUSE_S = float(os.environ.get("TABLE_IDLE_PAUSE_S", "60"))
 TABLE_IDLE_CLOSE_S = float(os.environ.get("TABLE_IDLE_CLOSE_S", "900"))
 
