@@ -143,3 +143,20 @@ async def test_a_finished_game_counts_as_open_no_more():
         await asyncio.sleep(0.05)
     assert await database_sync_to_async(tables_open_of)(session_key=key) == 0
     assert await database_sync_to_async(tables_open_of)(address="10.0.0.3") == 0
+
+
+async def test_a_table_taken_over_by_a_new_owner_stays_open_while_its_players_are_there(
+    settings,
+):
+    settings.TABLE_IDLE_PAUSE_S = 1
+    settings.TABLE_IDLE_CLOSE_S = 1
+    code = await create(players=2, options=Options())
+    ana = await player(code, "Ana")
+    await player(code, "Ben")
+    tables.registry_drop()  # its owner gone (as a process that died); the players stay
+    await ana.send(type="turn")  # the next call loads a new owner, which tells everyone
+    await ana.until("card_turned")
+    await asyncio.sleep(5)  # well past the idle times, and the stored moment
+    assert not await idle_closed(code)
+    await ana.send(type="hello")
+    assert (await ana.recv())["type"] == "welcome"  # still there
