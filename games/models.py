@@ -174,9 +174,14 @@ class Table(models.Model):
     teacher_started = models.BooleanField(default=False)
     paused = models.BooleanField(default=False)
     next_code = models.CharField(max_length=12, blank=True)
-    # the network address of the browser that opened the table from the lobby (the
-    # limit of open tables per address, games/tables/limits.py)
+    # who opened the table, for the limits of open tables (games/tables/limits.py): the
+    # network address and the browser session (from the lobby: the person on seat 0; a
+    # class table: its teacher); empty for tables made otherwise (tests, benches)
     opener_address = models.GenericIPAddressField(null=True, blank=True)
+    opener_key = models.CharField(max_length=40, blank=True)
+    # the wall clock (ms) until which the table counts as open (games/tables/closing.py):
+    # limits, the lobby and connecting go by it; 0 once it is over or closed
+    open_until = models.BigIntegerField(default=0)
     # closed because nobody was connected for TABLE_IDLE_CLOSE_S (its record is kept)
     idle_closed = models.DateTimeField(null=True, blank=True)
     # played around one device (a tablet lying flat): one browser session holds the
@@ -187,6 +192,10 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        indexes = [  # the limits count only the open tables of one opener
+            models.Index(fields=["opener_key", "open_until"], name="table_open_by_session"),
+            models.Index(fields=["opener_address", "open_until"], name="table_open_by_address"),
+        ]
 
     def __str__(self) -> str:
         return self.code

@@ -245,8 +245,13 @@ WS_FLOOD_WARNINGS_PER_MINUTE = int(os.environ.get("WS_FLOOD_WARNINGS_PER_MINUTE"
 WS_CATCH_UP_EVENTS_PER_MINUTE = int(os.environ.get("WS_CATCH_UP_EVENTS_PER_MINUTE", "2000"))
 # What waits to be sent to one WebSocket; past it the client is cut (games.play.ws_guard).
 WS_SEND_BACKLOG_BYTES = int(os.environ.get("WS_SEND_BACKLOG_BYTES", "1000000"))
+# Open tables (games/tables/limits.py): from the lobby per browser and per network
+# address; class tables apart, per teacher and per address (a class of 30 at tables of
+# two, or on 8 tablets twice over, fits a teacher; five such teachers one address).
 TABLES_OPEN_PER_SESSION = int(os.environ.get("TABLES_OPEN_PER_SESSION", "5"))
 TABLES_OPEN_PER_ADDRESS = int(os.environ.get("TABLES_OPEN_PER_ADDRESS", "60"))
+CLASS_TABLES_OPEN_PER_SESSION = int(os.environ.get("CLASS_TABLES_OPEN_PER_SESSION", "40"))
+CLASS_TABLES_OPEN_PER_ADDRESS = int(os.environ.get("CLASS_TABLES_OPEN_PER_ADDRESS", "200"))
 TABLE_IDLE_PAUSE_S = float(os.environ.get("TABLE_IDLE_PAUSE_S", "60"))
 TABLE_IDLE_CLOSE_S = float(os.environ.get("TABLE_IDLE_CLOSE_S", "900"))
 

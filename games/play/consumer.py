@@ -499,9 +499,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_owner(self, message: dict) -> None:
         """The table has a new owner (another process took it over): say again that
-        this connection's seat is present, so that it gets no stand-in, and fill any
-        gap from storage: the old owner may have stored an event and died before it
-        was told here (then everyone could wait for a turn nobody was shown)."""
+        this connection is at the table (else the new owner, knowing nobody here, would
+        pause and close it under the players) and that its seat is present, so that it
+        gets no stand-in, and fill any gap from storage: the old owner may have stored
+        an event and died before it was told here (then everyone could wait for a turn
+        nobody was shown)."""
+        if self.attending:
+            await tables.table_attend(code=self.code, connection=self.channel_name, here=True)
         if self.present_seats:
             await self.presence(self.present_seats, present=True)
         if self.last_seq is not None:

@@ -14,10 +14,10 @@ from django.views.decorators.http import require_POST
 
 from games import tables
 from games.live.bot_levels import levels_help
+from games.live.limit_words import too_many_tables_text
 from games.live.table_page import session_key, table_page
 from games.models import Table
 from games.play.forms import DeviceTableForm, JoinByCodeForm, OpenTableForm, PracticeForm
-from games.play.limit_words import too_many_tables_text
 from games.tables.changes import tables_version
 from games.tables.codes import normalise_code
 

@@ -120,9 +120,10 @@ def table_create_practice(
         options=options,
         bots={seat: level for seat, level in enumerate(levels, start=1)},
         bot_time_scale=bot_time_scale,
+        opener_key=session_key,
+        opener_address=address,
     )
     store.seat_bind(store.table_id(code), 0, session_key, name)
-    Table.objects.filter(code=code).update(opener_address=address)
     return code
 
 
@@ -137,9 +138,8 @@ def table_open(*, session_key: str, name: str, address: str | None = None, **set
     if 0 in (settings.get("bots") or {}):
         raise ValueError("seat 0 is the opener's")
     tables_check(session_key=session_key, address=address)
-    code = table_create(**settings)
+    code = table_create(**settings, opener_key=session_key, opener_address=address)
     store.seat_bind(store.table_id(code), 0, session_key, name)
-    Table.objects.filter(code=code).update(opener_address=address)
     return code
 
 
@@ -155,14 +155,48 @@ def table_open_class(
     bot_time_scale: float = 1.0,
     on_device: bool = False,
     device_group: str = "",
+    address: str | None = None,
 ) -> str:
     """A class table of ``players`` seats (2 to 12), opened by the teacher of browser
     session ``session_key``, who does not play: the students take the seats, and play
     starts when the teacher says so (computer players of ``fill_level`` take the seats
     still free then; without one the table shrinks to the seats taken). With
-    ``on_device``, one tablet's children take its seats together (:func:`table_join_device`)."""
+    ``on_device``, one tablet's children take its seats together (:func:`table_join_device`).
+    Raises :class:`TooManyTables` when the teacher's session or network ``address``
+    has as many open class tables as allowed (``games.tables.limits``)."""
     if not session_key:
         raise ValueError("opening a class table needs a browser session")
+    tables_check(session_key=session_key, address=address, kind="class")
+    return _class_table(
+        session_key=session_key,
+        class_name=class_name,
+        players=players,
+        options=options,
+        fill_level=fill_level,
+        turn_timer_ms=turn_timer_ms,
+        beat_ms=beat_ms,
+        bot_time_scale=bot_time_scale,
+        on_device=on_device,
+        device_group=device_group,
+        address=address,
+    )
+
+
+def _class_table(
+    *,
+    session_key: str,
+    class_name: str,
+    players: int,
+    options: Options = DEFAULT_OPTIONS,
+    fill_level: BotLevel | None = None,
+    turn_timer_ms: int | None = None,
+    beat_ms: int | None = None,
+    bot_time_scale: float = 1.0,
+    on_device: bool = False,
+    device_group: str = "",
+    address: str | None = None,
+) -> str:
+    """:func:`table_open_class` once its limits are checked."""
     if not 2 <= players <= 12:
         raise ValueError("a class table has 2 to 12 seats")
     return table_create(
@@ -176,6 +210,8 @@ def table_open_class(
         fill_level=fill_level.name.lower() if fill_level else "",
         on_device=on_device,
         device_group=device_group,
+        opener_key=session_key,
+        opener_address=address,
     )
 
 
@@ -215,9 +251,10 @@ def table_open_device(
         seed=seed,
         deck=deck,
         on_device=True,
+        opener_key=session_key,
+        opener_address=address,
     )
     store.seats_bind(store.table_id(code), seats, session_key)
-    Table.objects.filter(code=code).update(opener_address=address)
     return code
 
 
@@ -232,17 +269,27 @@ def table_open_class_tablets(*, tablets: int, players: int, **settings) -> list[
     """``tablets`` (1 to 8) class tables on one device, of ``players`` seats each (2 to
     4 children), opened together: each table's ``device_group`` is the first one's
     code, so the teacher's page finds them all. ``settings`` are
-    :func:`table_open_class`'s other keywords. Returns the codes, the first first."""
+    :func:`table_open_class`'s other keywords. Returns the codes, the first first.
+    Raises :class:`TooManyTables` (nothing opened) when they do not all fit in the
+    limits of open class tables."""
     if not 1 <= tablets <= TABLETS_MAX:
         raise ValueError("a class opens 1 to 8 tablets' tables")
     low, high = DEVICE_PEOPLE
     if not low <= players <= high:
         raise ValueError("a tablet's table has 2 to 4 children")
+    if not settings.get("session_key"):
+        raise ValueError("opening a class table needs a browser session")
+    tables_check(
+        session_key=settings["session_key"],
+        address=settings.get("address"),
+        kind="class",
+        tables=tablets,
+    )
     with transaction.atomic():
-        first = table_open_class(players=players, on_device=True, **settings)
+        first = _class_table(players=players, on_device=True, **settings)
         Table.objects.filter(code=first).update(device_group=first)
         others = [
-            table_open_class(players=players, on_device=True, device_group=first, **settings)
+            _class_table(players=players, on_device=True, device_group=first, **settings)
             for _ in range(tablets - 1)
         ]
     return [first, *others]

@@ -12,13 +12,24 @@ the second. A table deleted in any way (``purge_classes``, the admin) bumps its 
 
 from __future__ import annotations
 
+import time
+
 from django.db import transaction
 
-from games.content.version import bump, version_of
+from games.content.version import bump, shared_cache, version_of
 
-__all__ = ["seats_version", "table_changed", "tables_version", "watch_deleted_tables"]
+__all__ = [
+    "seats_version",
+    "table_changed",
+    "tables_expire_at",
+    "tables_version",
+    "watch_deleted_tables",
+]
 
 TABLES = "snap:tables-version"
+#: When the first of the tables last listed closes by the idle times (wall-clock ms):
+#: the tables' version changes then, with no write to tell it.
+EXPIRES = "snap:tables-expire"
 
 
 def seats_key(code: str) -> str:
@@ -26,8 +37,22 @@ def seats_key(code: str) -> str:
 
 
 def tables_version() -> int:
-    """Changes whenever a table opens, closes, is deleted or a seat is taken or freed."""
-    return version_of(TABLES)
+    """Changes whenever a table opens, closes, is deleted or a seat is taken or freed,
+    and when the first of the tables last listed closes for want of anyone connected
+    (:func:`tables_expire_at`). One read of the shared cache."""
+    cache = shared_cache()
+    found = cache.get_many([TABLES, EXPIRES])
+    expires = found.get(EXPIRES)
+    if expires is not None and expires <= time.time() * 1000:
+        cache.delete(EXPIRES)
+        return bump(TABLES)
+    version = found.get(TABLES)
+    return bump(TABLES) if version is None else version
+
+
+def tables_expire_at(when_ms: int) -> None:
+    """The first of the tables just listed closes at ``when_ms`` unless someone comes."""
+    shared_cache().set(EXPIRES, when_ms, None)
 
 
 def seats_version(code: str) -> int:

@@ -8,6 +8,12 @@ player, stand-in or pace timer runs: abandoned practice tables cost nothing), an
 record and events stay, for the replay) and forgotten by this process; connecting to
 it then answers 4404 like a table that is gone. Anyone connecting before that wakes
 it up where it stopped.
+
+A table loaded with nobody at it (after a restart, or never joined) goes by the
+moment it closes stored with it (:mod:`games.tables.closing`): it pauses
+``TABLE_IDLE_CLOSE_S`` before that moment and closes at it, not the idle times
+after the load. While someone is at it, the owner keeps that stored moment ahead
+(:meth:`IdleWatch.open_kept_due`, renewed by the registry for all its tables at once).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from . import store
+from .closing import kept_ms, open_until_new, unattended_ms, wall_ms
+from .lease import LeaseLost
 
 __all__ = ["IdleWatch"]
 
@@ -32,6 +40,11 @@ class IdleWatch:
         self.idle = False  # paused for want of anyone connected
         self._idle_timer: asyncio.TimerHandle | None = None
         self._on_closed = on_closed
+        stored_until = self.stored.open_until_ms
+        # when the table closes if nobody comes (a table loaded: the stored moment) ...
+        self._closes_at_ms = stored_until if stored_until > 0 else open_until_new()
+        # ... and the moment stored now (kept ahead while someone is here)
+        self._kept_until_ms = stored_until
 
     async def attend(self, *, connection: str, here: bool) -> None:
         """The welcomed connection named ``connection`` is at the table, or has left."""
@@ -44,14 +57,30 @@ class IdleWatch:
                     self._watch_absent()
                     self._after_step()
                 return
-            self._attending.discard(connection)
+            if connection in self._attending:
+                self._attending.discard(connection)
+                if not self._attending:  # the last one gone: the idle times from now
+                    self._closes_at_ms = open_until_new()
             self._idle_watch()
 
     def _idle_watch(self) -> None:
-        """With nobody here, pause the table after ``TABLE_IDLE_PAUSE_S``."""
+        """With nobody here, pause the table ``TABLE_IDLE_CLOSE_S`` before it closes
+        (``TABLE_IDLE_PAUSE_S`` after the last one left)."""
         if self._attending or self._idle_timer is not None or self.state.over:
             return
-        self._idle_timer = self._later(settings.TABLE_IDLE_PAUSE_S * 1000, self._idle_pause)
+        pause_at = self._closes_at_ms - settings.TABLE_IDLE_CLOSE_S * 1000
+        self._idle_timer = self._later(pause_at - wall_ms(), self._idle_pause)
+
+    def open_kept_due(self, now_ms: int) -> bool:
+        """Someone is here and the stored moment the table closes must be moved on
+        (:func:`games.tables.closing.open_until_kept`)."""
+        if not self._attending or self.state.over or self._stopped or self.stored.next_code:
+            return False
+        return self._kept_until_ms - now_ms < unattended_ms() + kept_ms() // 2
+
+    def open_kept(self, until_ms: int) -> None:
+        """The stored moment is ``until_ms`` now."""
+        self._kept_until_ms = until_ms
 
     def _idle_cancel(self) -> None:
         if self._idle_timer is not None:
@@ -65,7 +94,13 @@ class IdleWatch:
                 return
             self.idle = True
             self._after_step()  # a halted table: every timer is cancelled
-            self._idle_timer = self._later(settings.TABLE_IDLE_CLOSE_S * 1000, self._idle_close)
+            closes_at = self._closes_at_ms
+            try:  # every process sees when it closes (limits, the lobby), whatever happens
+                await database_sync_to_async(store.open_until_store)(self.stored.id, closes_at)
+            except LeaseLost:
+                return  # another process owns the table now: this owner is dropped
+            self._kept_until_ms = closes_at
+            self._idle_timer = self._later(closes_at - wall_ms(), self._idle_close)
 
     async def _idle_close(self) -> None:
         async with self._lock:

@@ -46,6 +46,7 @@ __all__ = [
     "MAX_FRAME_CHARS",
     "MAX_NAME_CHARS",
     "MAX_NESTING",
+    "MAX_NUMBER",
     "MOVES",
     "ProtocolError",
     "action_from_json",
@@ -196,11 +197,19 @@ MAX_NAME_BYTES = 240
 #: JSON parser sees it: a parser recursing 970 levels deep raises RecursionError).
 MAX_NESTING = 8
 
+#: The largest number a client frame may hold, in size (2**53 - 1: the largest whole
+#: number a browser's JavaScript counts exactly). A larger one is refused
+#: (``bad_message``) before it reaches a comparison, a float or the database, where an
+#: integer of 400 digits raised ``OverflowError`` (a traceback for every such frame).
+MAX_NUMBER = 2**53 - 1
+
 #: The site's languages (a ``hello``'s ``lang``, an edge's language at a table on one device).
 LANGS = ("en", "ms", "mr", "he", "ta", "hr")
 _LEVELS = ("beginner", "steady", "quick")
 #: A class table's seats (a control names one): 0 to 11.
 _SEAT = (True, lambda v: type(v) is int and 0 <= v < 12)
+#: A count or event number a client sends: a whole number from 0 to MAX_NUMBER.
+_COUNT = (False, lambda v: type(v) is int and 0 <= v <= MAX_NUMBER)
 #: The seat a move names (a table on one device only: elsewhere ``not_your_seat``).
 _MOVE_SEAT = (False, _SEAT[1])
 
@@ -237,6 +246,12 @@ def _players(value: Any) -> bool:
     )
 
 
+def _number(value: Any) -> bool:
+    """Any JSON number (a whole one, or one with a fraction) no larger than
+    :data:`MAX_NUMBER` either way (a fraction's number is finite: ``_finite_float``)."""
+    return type(value) in (int, float) and -MAX_NUMBER <= value <= MAX_NUMBER
+
+
 def _ms_or_null(low: int, high: int):
     return lambda v: v is None or (type(v) is int and low <= v <= high)
 
@@ -244,7 +259,7 @@ def _ms_or_null(low: int, high: int):
 #: Each client message type and its fields: name -> (required, check).
 _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     "hello": {
-        "since": (False, lambda v: type(v) is int and v >= 0),
+        "since": _COUNT,
         "lang": (False, lambda v: v in LANGS),
     },
     # ``name``, or (a table on one device) ``players``: exactly one of them
@@ -254,11 +269,11 @@ _SCHEMAS: dict[str, dict[str, tuple[bool, Any]]] = {
     },
     # ``seat``: at a table on one device, which of the connection's seats acts
     "turn": {"seat": _MOVE_SEAT},
-    "snap": {"seen": (False, lambda v: type(v) is int and v >= 0), "seat": _MOVE_SEAT},
-    "snap_pot": {"seen": (False, lambda v: type(v) is int and v >= 0), "seat": _MOVE_SEAT},
-    "resync": {"since": (True, lambda v: type(v) is int and v >= 0)},
-    "ping": {"t": (False, lambda v: type(v) in (int, float) and math.isfinite(v))},
-    "pong": {"t": (True, lambda v: type(v) is int and v >= 0)},
+    "snap": {"seen": _COUNT, "seat": _MOVE_SEAT},
+    "snap_pot": {"seen": _COUNT, "seat": _MOVE_SEAT},
+    "resync": {"since": (True, _COUNT[1])},
+    "ping": {"t": (False, _number)},
+    "pong": {"t": (True, _COUNT[1])},
     # a class table's student: walkthroughs finished (docs/protocol.md, "A class table")
     "done": {"walkthroughs": (True, _walkthroughs)},
     # the teacher's controls at a class table

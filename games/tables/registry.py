@@ -11,8 +11,9 @@ are present) and the game goes on. One process (the default, with the in-memory 
 is the same path, where every table is simply held here.
 
 Every :data:`lease.RENEW_S` this process renews all its leases in one statement, drops
-the owners of tables it lost (their writes are refused by the fence anyway), and takes
-over the tables its own players are seated at whose holder has gone quiet.
+the owners of tables it lost (their writes are refused by the fence anyway), keeps the
+tables someone is at here open (games.tables.closing), and takes over the tables its
+own players are seated at whose holder has gone quiet.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connections
 
-from . import fan_out, lease, store
+from . import closing, fan_out, lease, store
 from .fan_out import group_name
 from .forwarding import Endpoint
 from .owner import Outcome, TableOwner
@@ -213,7 +214,12 @@ def _take_or_read(code: str, holder: str) -> store.StoredTable | lease.Lease | N
 
 
 async def _load(code: str, stored: store.StoredTable) -> TableOwner | None:
+    """The owner of the table just taken; None when it is closed, or its time to close
+    has passed while no process owned it (games.tables.closing): closed now."""
     if stored.idle_closed:
+        return None
+    if 0 < stored.open_until_ms <= closing.wall_ms():
+        await database_sync_to_async(store.idle_close)(stored.id)
         return None
     endpoint: Endpoint = _state["endpoint"]  # type: ignore[assignment]
 
@@ -239,6 +245,11 @@ def _forget(owner: TableOwner) -> None:
 
 
 def _forget_later(owner: TableOwner) -> None:
+    """The table's game is over: it counts as open no more (stored now), and its owner
+    is forgotten :data:`FINISHED_KEEP_S` later."""
+    finished = asyncio.ensure_future(database_sync_to_async(store.table_finished)(owner.stored.id))
+    finished.add_done_callback(_log_failure)
+
     def forget() -> None:
         if _owners.get(owner.code) is owner:
             _forget(owner)
@@ -249,6 +260,11 @@ def _forget_later(owner: TableOwner) -> None:
                 )
 
     asyncio.get_running_loop().call_later(FINISHED_KEEP_S, forget)
+
+
+def _log_failure(task: asyncio.Future) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("storing that a game is over failed", exc_info=task.exception())
 
 
 # -- this process ---------------------------------------------------------------------
@@ -300,6 +316,10 @@ async def _renew_forever(endpoint: Endpoint) -> None:
                 await _renew_leases(endpoint)
             except Exception:  # a database hiccup: try again at the next beat
                 log.exception("renewing the table leases failed")
+            try:
+                await _keep_attended_open()
+            except Exception:  # the same: their stored moment is well ahead still
+                log.exception("keeping the attended tables open failed")
             if taking_over is None or taking_over.done():
                 taking_over = asyncio.ensure_future(_take_over_quiet_tables())
     finally:  # stopped (registry_drop): its takeover pass with it
@@ -321,6 +341,19 @@ async def _renew_leases(endpoint: Endpoint) -> None:
             log.warning("table %s: another process owns it now", owner.code)
             owner.lose()
             _forget(owner)
+
+
+async def _keep_attended_open() -> None:
+    """Move on the stored moment each table someone is at here closes (about twice per
+    ``closing.kept_ms()``: one statement for every such table of this process)."""
+    now = closing.wall_ms()
+    due = [owner for owner in _owners.values() if _holds(owner) and owner.open_kept_due(now)]
+    if not due:
+        return
+    until = closing.open_until_kept(now)
+    await database_sync_to_async(store.open_until_keep)([owner.stored.id for owner in due], until)
+    for owner in due:
+        owner.open_kept(until)
 
 
 async def _take_over_quiet_tables() -> None:

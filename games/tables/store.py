@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import IntegrityError, router, transaction
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 
 from games.engine import (
@@ -33,7 +33,8 @@ from games.engine import (
 from games.models import Seat, Table, TableAction, TableControl, TableEvent
 from games.tables.protocol import action_from_json, options_from_json, options_to_json
 
-from .changes import table_changed
+from .changes import table_changed, tables_expire_at
+from .closing import open_until_new, wall_ms
 from .codes import new_code
 from .compiled import compiled
 from .lease import LeaseLost, fence_check, fences_check
@@ -59,6 +60,9 @@ __all__ = [
     "table_id",
     "table_insert",
     "idle_close",
+    "open_until_keep",
+    "open_until_store",
+    "table_finished",
     "table_load",
     "tables_open",
 ]
@@ -128,6 +132,7 @@ class StoredTable:
     # a class's tablets opened together share the first one's code (device_group)
     on_device: bool = False
     device_group: str = ""
+    open_until_ms: int = 0  # wall clock: the table counts as open until then (closing.py)
 
     @property
     def is_class(self) -> bool:
@@ -173,6 +178,8 @@ def table_insert(
     fill_level: str = "",
     on_device: bool = False,
     device_group: str = "",
+    opener_key: str = "",
+    opener_address: str | None = None,
 ) -> str:
     """Store a new table of ``players`` seats (computer players on the seats of
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
@@ -186,8 +193,11 @@ def table_insert(
     table turns every card at that steady beat and the players only call. Lag
     compensation: with ``lag_cap_ms`` (0 to 500) a call counts as sent half its
     connection's measured round trip before it arrived, at most ``lag_cap_ms`` earlier,
-    and the race is closed that much later.
-    A class table when ``teacher_key`` is given: see :class:`games.models.Table`."""
+    and the race is closed that much later. ``opener_key`` and ``opener_address``: the
+    browser session and network address whose open tables it counts among
+    (``games.tables.limits``; none: not counted). It stays open for the idle times from
+    now (``games.tables.closing``). A class table when ``teacher_key`` is given: see
+    :class:`games.models.Table`."""
     bots = bots or {}
     if not 0 < bot_time_scale <= 1:
         raise ValueError(f"bot_time_scale must be in (0, 1], not {bot_time_scale!r}")
@@ -244,6 +254,9 @@ def table_insert(
                     fill_level=fill_level,
                     on_device=on_device,
                     device_group=device_group,
+                    opener_key=opener_key,
+                    opener_address=opener_address,
+                    open_until=open_until_new(),
                 )
                 Seat.objects.bulk_create(
                     Seat(
@@ -304,6 +317,7 @@ def table_load(code: str) -> StoredTable | None:
         idle_closed=table.idle_closed is not None,
         on_device=table.on_device,
         device_group=table.device_group,
+        open_until_ms=table.open_until,
     )
 
 
@@ -331,8 +345,28 @@ def idle_close(table_id: int) -> None:
     """Mark the table closed for want of anyone connected (its record stays)."""
     with transaction.atomic():
         fence_check(table_id)
-        Table.objects.filter(id=table_id).update(idle_closed=timezone.now())
+        Table.objects.filter(id=table_id).update(idle_closed=timezone.now(), open_until=0)
         changed(table_id)
+
+
+def open_until_store(table_id: int, until_ms: int) -> None:
+    """The owner's: the table, paused for want of anyone connected, closes at
+    ``until_ms`` (a table already over or closed stays so)."""
+    with transaction.atomic():
+        fence_check(table_id)
+        Table.objects.filter(id=table_id, open_until__gt=0).update(open_until=until_ms)
+        changed(table_id)  # a kept lobby listing it is made again when it closes
+
+
+def open_until_keep(table_ids: list[int], until_ms: int) -> None:
+    """Tables someone is connected to stay open until ``until_ms`` at least (one
+    statement; a table over or closed meanwhile stays so)."""
+    Table.objects.filter(id__in=table_ids, open_until__gt=0).update(open_until=until_ms)
+
+
+def table_finished(table_id: int) -> None:
+    """The table's game is over: it counts as open no more."""
+    Table.objects.filter(id=table_id).update(open_until=0)
 
 
 #: A step to store: table id, action index, the action, its numbered events.
@@ -493,6 +527,7 @@ def class_restart(old: StoredTable, seats: list[SeatInfo], number: int, data: di
     the teacher's start; ``old`` is closed by control ``number`` (``data``, whose
     ``params`` get the new code), which names the new table. Returns the new code."""
     with transaction.atomic():
+        opener = Table.objects.filter(id=old.id).values_list("opener_address", flat=True)
         code = table_insert(
             players=old.players,
             options=old.options,
@@ -507,10 +542,13 @@ def class_restart(old: StoredTable, seats: list[SeatInfo], number: int, data: di
             fill_level=old.fill_level,
             on_device=old.on_device,
             device_group=old.device_group,
+            opener_key=old.teacher_key,
+            opener_address=opener.first(),
         )
         seats_replace(table_id(code), seats)
         data = {**data, "params": {**data["params"], "code": code}}
-        control_append(old.id, number, data, {"next_code": code, "paused": False})
+        closed = {"next_code": code, "paused": False, "open_until": 0}
+        control_append(old.id, number, data, closed)
     return code
 
 
@@ -546,31 +584,37 @@ OPEN_TABLES_READ = 200
 
 
 @compiled
-def _open_table_rows():
-    """Public tables not closed with a free seat, newest first: code, players, free
-    seats and the session on seat 0 (its opener)."""
+def _open_table_rows(now_ms):
+    """Public tables still open (games.tables.closing) with a free seat, newest first:
+    code, players, free seats, the session on seat 0 (its opener) and when it closes
+    unless someone comes."""
     free = Count("seats", filter=Q(seats__is_bot=False, seats__session_key=""))
     opener = Seat.objects.filter(table=OuterRef("pk"), number=0).values("session_key")[:1]
     return (
-        Table.objects.filter(public=True, idle_closed=None)
+        Table.objects.filter(public=True, idle_closed=None, open_until__gt=Value(now_ms))
         .annotate(free=free, opener=Subquery(opener))
         .filter(free__gt=0)
         .order_by("-created", "-id")
-        .values_list("code", "players", "free", "opener")[:OPEN_TABLES_READ]
+        .values_list("code", "players", "free", "opener", "open_until")[:OPEN_TABLES_READ]
     )
 
 
 def tables_open(limit: int = 20) -> list[dict]:
     """Public tables with a free seat, newest first: ``code``, ``players``, ``free``;
-    one person's tables (the same opener on seat 0) only once, the newest."""
+    one person's tables (the same opener on seat 0) only once, the newest. The
+    earliest moment one of them closes is noted (``changes.tables_expire_at``), so a
+    kept lobby is made again then."""
     found, openers = [], set()
-    for code, players, free, opener in _open_table_rows():
+    rows = _open_table_rows(wall_ms())
+    for code, players, free, opener, _until in rows:
         if opener and opener in openers:
             continue
         openers.add(opener)
         found.append({"code": code, "players": players, "free": free})
         if len(found) == limit:
             break
+    if rows:
+        tables_expire_at(min(until for *_row, until in rows))
     return found
 
 

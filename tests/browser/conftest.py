@@ -50,6 +50,7 @@ def site_env(tmp_path_factory):
         # every browser test comes from 127.0.0.1: the per-address limit of open tables
         # (tested in tests/pages/test_table_limits.py) would count them all together
         "TABLES_OPEN_PER_ADDRESS": "100000",
+        "CLASS_TABLES_OPEN_PER_ADDRESS": "100000",
     }
 
 

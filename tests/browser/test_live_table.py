@@ -231,13 +231,14 @@ def test_a_table_closed_while_nobody_was_there_is_told_gone_and_not_tried_again(
 ):
     from tests.browser.conftest import served  # site_url: the shared database is migrated
 
-    closing_soon = {**site_env, "TABLE_IDLE_PAUSE_S": "0.3", "TABLE_IDLE_CLOSE_S": "0.3"}
+    # long enough for the new table's page to connect (a table nobody joins closes too)
+    closing_soon = {**site_env, "TABLE_IDLE_PAUSE_S": "2", "TABLE_IDLE_CLOSE_S": "1"}
     with served(closing_soon, tmp_path / "server.log") as url:
         context = chromium.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         code = open_table(page, url, "en", "Ana", turn_timer=0)
         page.goto("about:blank")  # Ana leaves: nobody is connected
-        time.sleep(3)  # paused after 0.3 s, closed 0.3 s later (its record kept)
+        time.sleep(5)  # paused after 2 s, closed 1 s later (its record kept)
         sockets = []
         page.on("websocket", lambda ws: sockets.append(ws))
         page.goto(f"{url}/en/play/{code}/")

@@ -61,6 +61,52 @@ async def test_malformed_unknown_and_oversized_frames_get_errors_and_change_noth
     assert (await ben.until("card_turned"))[-1]["params"]["seat"] == 0
 
 
+#: Numbers no field takes: each answered with the field's error (too large for a float
+#: once raised OverflowError and wrote a traceback for every such frame).
+HUGE_NUMBERS = ("1" + "0" * 400, "-1" + "0" * 400, str(2**53), str(-(2**53)), str(2**64),
+                "1e300", "-1e300")  # fmt: skip
+#: Numbers that are not JSON numbers a float can hold: the frame is not parsed.
+BEYOND_FLOATS = ("1e400", "-1e400")
+
+
+def numeric_fields() -> list[tuple[str, str]]:
+    """Every (message type, field) of the protocol that takes a number."""
+    from games.tables.protocol import _SCHEMAS
+
+    return [
+        (kind, name)
+        for kind, fields in _SCHEMAS.items()
+        for name, (_required, check) in fields.items()
+        if any(check(n) for n in (0, 7, 1000))
+    ]
+
+
+async def test_huge_numbers_in_every_numeric_field_get_their_error_and_no_traceback(caplog):
+    from games.tables.protocol import MOVES
+
+    code, ana, ben = await table_of_two()
+    fields = numeric_fields()
+    assert {("ping", "t"), ("hello", "since"), ("snap", "seen"), ("pace", "beat_ms")} <= set(fields)
+    for kind, name in fields:
+        spectator = await connect(code)  # a connection per field: within the frame rate
+        for number in HUGE_NUMBERS + BEYOND_FLOATS:
+            await spectator.send_text(f'{{"type": "{kind}", "{name}": {number}}}')
+            error = await spectator.error()
+            if number in BEYOND_FLOATS:
+                expected = "bad_json"
+            elif name == "seat" and kind in MOVES:
+                expected = "not_your_seat"
+            else:
+                expected = "bad_message"
+            assert error["code"] == expected, (kind, name, number)
+        await spectator.close()
+    errors = [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    assert not errors, [r.getMessage() for r in errors]
+    await ana.send_text('{"type": "ping", "t": 12.5}')  # a number within bounds is echoed
+    assert (await ana.recv())["t"] == 12.5
+    await assert_unchanged(code, ben)
+
+
 async def test_acting_for_another_seat_is_refused():
     code, ana, ben = await table_of_two()
     await ana.send(type="turn", seat=1)

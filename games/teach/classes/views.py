@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 from games import tables
 from games.frames import narration
 from games.live.game_choices import BEAT_MS, LEVEL_CHOICES
+from games.live.limit_words import too_many_tables_text
 from games.live.share_links import share_url
 from games.live.table_page import session_key, table_page
 from games.models import Table, TableEvent
@@ -61,35 +62,40 @@ def purge_old_classes() -> None:
 
 def class_new(request):
     """The form; a valid one opens the class table and goes to the teacher's page
-    (deleting the class tables older than 30 days first)."""
+    (deleting the class tables older than 30 days first). Over the limits of open
+    class tables nothing is opened: 429 with the form and the reason."""
     form = ClassTableForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         purge_old_classes()
-        s = form.settings()
-        if s.tablets:
-            codes = tables.table_open_class_tablets(
-                tablets=s.tablets,
-                players=s.players,
-                session_key=session_key(request),
-                class_name=s.class_name,
-                options=s.options,
-                fill_level=s.fill_level,
-                turn_timer_ms=s.turn_timer_ms,
-                beat_ms=s.beat_ms,
-            )
-            return redirect("class_tablets", code=codes[0])
-        code = tables.table_open_class(
-            session_key=session_key(request),
-            class_name=s.class_name,
-            players=s.players,
-            options=s.options,
-            fill_level=s.fill_level,
-            turn_timer_ms=s.turn_timer_ms,
-            beat_ms=s.beat_ms,
-        )
-        return redirect("class_teacher", code=code)
-    status = 400 if request.method == "POST" else 200
+        try:
+            return open_class_tables(request, form.settings())
+        except tables.TooManyTables as error:
+            form.add_error(None, too_many_tables_text(error))
+            status = 429
+    elif request.method == "POST":
+        status = 400
     return render(request, "teach/class_new.html", {"form": form}, status=status)
+
+
+def open_class_tables(request, s):
+    """Open the class table, or the class's tablets' tables, of the form's settings
+    ``s``; the teacher's page of it (of them)."""
+    opener = {"session_key": session_key(request), "address": request.META.get("REMOTE_ADDR")}
+    common = {
+        "class_name": s.class_name,
+        "options": s.options,
+        "fill_level": s.fill_level,
+        "turn_timer_ms": s.turn_timer_ms,
+        "beat_ms": s.beat_ms,
+    }
+    if s.tablets:
+        codes = tables.table_open_class_tablets(
+            tablets=s.tablets, players=s.players, **opener, **common
+        )
+        return redirect("class_tablets", code=codes[0])
+    code = tables.table_open_class(players=s.players, **opener, **common)
+    return redirect("class_teacher", code=code)
 
 
 def teachers_table(request, code: str) -> Table | None:
