@@ -66,14 +66,41 @@ function readEdge(node) {
 
 const edges = root ? [...root.querySelectorAll(".edge")].map(readEdge) : [];
 const bySeat = new Map(edges.map((edge) => [edge.seat, edge]));
-const bots = root
-  ? [...root.querySelectorAll(".bot")].map((node) => ({
-      node,
-      seat: Number(node.dataset.seat),
-      name: node.querySelector(".name"),
-      piles: node.querySelector(".piles"),
-    }))
-  : [];
+// The other seats of the game (computer players, whenever they came: at the start of a
+// class's tablet, or added by its teacher) are drawn in the middle from the table's
+// seats as the server tells them, not only from the page as it was first drawn.
+const botList = document.getElementById("device-bots");
+const botTemplate = document.getElementById("device-bot");
+const readBot = (node) => ({
+  node,
+  seat: Number(node.dataset.seat),
+  name: node.querySelector(".name"),
+  piles: node.querySelector(".piles"),
+});
+let bots = root ? [...root.querySelectorAll(".bot")].map(readBot) : [];
+
+/** Every seat of the game that is at no edge of this tablet: a computer player, or a
+ * person at another device. */
+function middleSeats() {
+  return table.seats.filter((s) => !bySeat.has(s.seat) && (s.bot || s.taken));
+}
+
+function syncBots() {
+  if (!botList) return;
+  const wanted = middleSeats();
+  const seats = wanted.map((s) => s.seat).join(",");
+  if (bots.map((bot) => bot.seat).join(",") !== seats) {
+    const old = new Map(bots.map((bot) => [bot.seat, bot]));
+    bots = wanted.map((s) => {
+      if (old.has(s.seat)) return old.get(s.seat);
+      const node = botTemplate.content.firstElementChild.cloneNode(true);
+      node.dataset.seat = String(s.seat);
+      return readBot(node);
+    });
+    botList.replaceChildren(...bots.map((bot) => bot.node));
+  }
+  botList.hidden = bots.length === 0;
+}
 const languages = new Set(edges.map((edge) => edge.lang));
 /** The one language every edge reads, or null: then each edge has its own words. */
 const sharedLang = languages.size === 1 ? [...languages][0] : null;
@@ -106,7 +133,9 @@ function draw() {
   const v = table.view;
   if (!root || !v) return;
   for (const edge of edges) drawSeat(edge.node, edge.piles, edge.seat, edge.words);
+  syncBots();
   for (const bot of bots) {
+    if (bot.seat >= v.face_down_counts.length) continue; // the game's seats are not drawn yet
     const seat = table.seats[bot.seat];
     if (seat && seat.label) bot.name.textContent = seat.label; // "Computer 1", in the page's language
     drawSeat(bot.node, bot.piles, bot.seat, null);
