@@ -21,6 +21,7 @@ from games.play.bot_levels import levels_help
 from games.play.device_edges import device_bots, device_edges, device_languages
 from games.play.forms import DeviceTableForm, JoinByCodeForm, OpenTableForm, PracticeForm
 from games.play.limit_words import too_many_tables_text
+from games.play.practice_again import practice_again
 from games.play.share_links import share_url
 from games.tables.changes import tables_version
 from games.tables.codes import normalise_code
@@ -199,6 +200,7 @@ def table_page(request, table: Table, *, projector: bool = False):
         "config": config,
         "options": table.options,
         "replay_url": reverse("replay", args=[code]),
+        "practice_again": practice_again(table, held),
     }
     if table.on_device and not projector and (held or tablet_to_fill(table, key)):
         return device_page(request, table, held, context)

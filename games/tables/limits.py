@@ -2,7 +2,8 @@
 
 A table opened from the lobby (practice or not) counts as open for its opener (the
 browser session on seat 0) and for the network address it was opened from until its
-game is over or it was closed for want of anyone connected. Over
+game is over or it was closed for want of anyone connected (for the session, also once
+its opener is out of the game: the table plays on without them). Over
 ``TABLES_OPEN_PER_SESSION`` or ``TABLES_OPEN_PER_ADDRESS`` (settings) no table is
 opened: :class:`TooManyTables` says which limit was reached. Class tables are not
 counted (a teacher's "new game" opens a new one each time).
@@ -11,9 +12,9 @@ counted (a teacher's "new game" opens a new one each time).
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
-from games.models import Table
+from games.models import Table, TableEvent
 
 __all__ = ["TooManyTables", "tables_check", "tables_open_of"]
 
@@ -35,12 +36,24 @@ def _open() -> QuerySet:
     )
 
 
+def _opener_out() -> Exists:
+    """The opener (seat 0) has gone out of the game (RULES R16): they have no move there
+    any more, and a practice table's "Play again" must not find them at their limit."""
+    return Exists(
+        TableEvent.objects.filter(
+            table=OuterRef("pk"), data__code="player_out", data__params__seat=0
+        )
+    )
+
+
 def tables_open_of(*, session_key: str = "", address: str | None = None) -> int:
-    """The open tables opened by ``session_key`` (on seat 0), or from ``address``."""
+    """The open tables opened by ``session_key`` (on seat 0) where it is still in the
+    game, or every open table opened from ``address``."""
     if session_key:
         return (
             _open()
             .filter(seats__number=0, seats__session_key=session_key, seats__is_bot=False)
+            .exclude(_opener_out())
             .count()
         )
     if address:

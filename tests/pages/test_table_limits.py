@@ -55,3 +55,24 @@ def test_the_lobby_shows_one_persons_public_tables_once(client, content):
     assert listed == [other, mine[-1]]  # newest first, mine once (the newest)
     page = client.get("/en/play/").content.decode()
     assert set(re.findall(r"/en/play/([A-Z0-9]{6})/", page)) == {other, mine[-1]}
+
+
+def test_a_table_whose_opener_is_out_no_longer_counts_for_their_session(client, content, settings):
+    """A child out of a practice game presses "Play again": the game they are out of
+    plays on, but does not count against them."""
+    from games.models import TableEvent
+
+    settings.TABLES_OPEN_PER_SESSION = 1
+    code = code_in(client.post("/en/play/practice/", PRACTICE))
+    assert client.post("/en/play/practice/", PRACTICE).status_code == 429
+    table = Table.objects.get(code=code)
+    out = {"code": "player_out", "params": {"seat": 1}}  # a computer player is out
+    TableEvent.objects.create(table=table, seq=1, data=out, view={})
+    assert client.post("/en/play/practice/", PRACTICE).status_code == 429
+    out = {"code": "player_out", "params": {"seat": 0}}  # the child is
+    TableEvent.objects.create(table=table, seq=2, data=out, view={})
+    code_in(client.post("/en/play/practice/", PRACTICE))
+    # the network's count still has it: the table still plays
+    from games.tables.limits import tables_open_of
+
+    assert tables_open_of(address="127.0.0.1") == 2
