@@ -175,6 +175,7 @@ function pictureData() {
 }
 
 function draw({ live = false } = {}) {
+  root.classList.toggle("seated", table.seat !== null && !config.projector);
   if (!table.view) return;
   drawTable(picture, pictureData());
   root.classList.toggle("race-open", table.view.race_open);
@@ -201,7 +202,7 @@ function showOut({ live }) {
   if (out && live && outBox) {
     document.getElementById("out-text").focus(); // the moves went: keyboard and reader come here
     announcer.textContent = document.getElementById("out-text").textContent;
-    if (outBox.getBoundingClientRect().bottom > window.innerHeight) outBox.scrollIntoView({ block: "end" });
+    if (outBox.getBoundingClientRect().bottom > window.innerHeight) outBox.scrollIntoView({ block: "nearest" });
   }
 }
 
