@@ -22,6 +22,7 @@ from games.tables.device import DEVICE_COMPUTERS, DEVICE_PEOPLE
 from games.tables.protocol import MAX_NAME_BYTES, MAX_NAME_CHARS, ProtocolError, display_name
 
 LEVEL_CHOICES = [
+    ("gentle", pgettext_lazy("computer player level", "Gentle (very slow)")),
     ("beginner", pgettext_lazy("computer player level", "Beginner (slow)")),
     ("steady", pgettext_lazy("computer player level", "Steady")),
     ("quick", pgettext_lazy("computer player level", "Quick")),

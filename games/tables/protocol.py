@@ -182,7 +182,7 @@ MAX_NESTING = 8
 
 #: The site's languages (a ``hello``'s ``lang``, an edge's language at a table on one device).
 LANGS = ("en", "ms", "mr", "he", "ta", "hr")
-_LEVELS = ("beginner", "steady", "quick")
+_LEVELS = ("gentle", "beginner", "steady", "quick")
 #: A class table's seats (a control names one): 0 to 11.
 _SEAT = (True, lambda v: type(v) is int and 0 <= v < 12)
 #: The seat a move names (a table on one device only: elsewhere ``not_your_seat``).
