@@ -452,19 +452,33 @@ def test_a_class_tablets_children_write_who_is_there_and_each_gets_an_edge(
     context.close()
 
 
-def test_the_group_makes_the_table_turn_faster_and_slower(tablet, site_env):
-    page = tablet([ANA, LUKA])  # the table turns the cards, slowly at first
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_the_group_makes_the_table_turn_faster_and_slower(tablet, site_env, lang):
+    # the edges read English and Tamil, whatever the page's language
+    page = tablet([ANA, KAVIN], lang=lang)  # the table turns the cards, slowly at first
     pace = page.locator('[data-action="pace"]')
     pace.wait_for()
-    assert pace.inner_text() == "Turn the cards faster"
+    slower, faster = pace.locator('[data-beat="slower"]'), pace.locator('[data-beat="faster"]')
+    # symbols every edge reads: no word in any language on them; named for a reader
+    assert pace.inner_text().strip() == ""
+    assert slower.get_attribute("aria-pressed") == "true"
+    assert faster.get_attribute("aria-pressed") == "false"
+    if lang == "en":
+        assert faster.get_attribute("aria-label") == "Turn the cards faster"
+    else:
+        assert SCRIPTS["he"].search(faster.get_attribute("aria-label"))
+    for button in (slower, faster):
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
     assert not page.locator(".edge [data-move=turn]").first.is_visible()  # the table turns
-    pace.tap()
+    faster.tap()
     page.locator("#centre-told .told-control").wait_for(timeout=5000)
-    assert "pace" in page.locator("#centre-told .told-control").inner_text()
     page.wait_for_function(
-        """() => document.querySelector('[data-action="pace"]').textContent
-                 === "Turn the cards slower" """
+        """() => document.querySelector('[data-beat="faster"]').getAttribute("aria-pressed")
+                 === "true" """
     )
+    assert slower.get_attribute("aria-pressed") == "false"
+    page.screenshot(path=str(SHOTS / f"device-{lang}-pace-faster-en+ta-tablet-portrait.png"))
     source = (
         "import json; from games.models import TableControl; "
         f"rows = TableControl.objects.filter(table__code={page.code!r}); "

@@ -111,7 +111,7 @@ const centreLog = document.getElementById("centre-told");
 const sharedIn = sharedLang === null ? null : { lang: sharedLang, dir: edges[0].node.dir };
 const potHolder = document.getElementById("device-pot");
 const announcer = document.getElementById("announcer");
-const paceButton = root && root.querySelector('[data-action="pace"]');
+const paceSwitch = root && root.querySelector('[data-action="pace"]');
 
 const card = (code) => (code ? config.cards[code] : null);
 
@@ -212,16 +212,29 @@ if (root) root.addEventListener("contextmenu", (e) => e.preventDefault());
 // class's tablet the teacher sets it (config.players_pace is false there).
 const slow = () => table.pace.beat_ms > BEATS.faster;
 
-function showPace() {
-  if (!paceButton) return;
-  const over = Boolean(table.view && table.view.over);
-  paceButton.hidden = !(config.players_pace && table.mySeats.length && table.pace.beat_ms && !over);
-  paceButton.textContent = slow() ? gettext("Turn the cards faster") : gettext("Turn the cards slower");
+// The middle is read from every edge, in every edge's language: the pace is two
+// symbols (one arrow: the slow beat, two arrows: the faster one), the one in use
+// pressed; their names, for a screen reader, are in the page's language.
+const paceChoices = paceSwitch ? [...paceSwitch.querySelectorAll("[data-beat]")] : [];
+const PACE_NAMES = { slower: gettext("Turn the cards slower"), faster: gettext("Turn the cards faster") };
+for (const choice of paceChoices) {
+  choice.setAttribute("aria-label", PACE_NAMES[choice.dataset.beat]);
+  choice.title = PACE_NAMES[choice.dataset.beat];
 }
 
-if (paceButton) {
-  paceButton.addEventListener("click", () => {
-    send({ type: "pace", beat_ms: slow() ? BEATS.faster : BEATS.slower });
+function showPace() {
+  if (!paceSwitch) return;
+  const over = Boolean(table.view && table.view.over);
+  paceSwitch.hidden = !(config.players_pace && table.mySeats.length && table.pace.beat_ms && !over);
+  const now = slow() ? "slower" : "faster";
+  for (const choice of paceChoices) choice.setAttribute("aria-pressed", String(choice.dataset.beat === now));
+}
+
+for (const choice of paceChoices) {
+  choice.addEventListener("click", () => {
+    const wanted = choice.dataset.beat;
+    if (wanted === (slow() ? "slower" : "faster")) return; // already so
+    send({ type: "pace", beat_ms: BEATS[wanted] });
   });
 }
 
