@@ -17,6 +17,7 @@ def level_description(level: BotLevel) -> str:
     """One level in a sentence, in the active language."""
     spec = level.spec
     name = {
+        BotLevel.GENTLE: pgettext("computer player level", "Gentle"),
         BotLevel.BEGINNER: pgettext("computer player level", "Beginner"),
         BotLevel.STEADY: pgettext("computer player level", "Steady"),
         BotLevel.QUICK: pgettext("computer player level", "Quick"),

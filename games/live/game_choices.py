@@ -17,6 +17,7 @@ from games.live.bot_levels import levels_help
 __all__ = ["BEAT_MS", "LEVEL_CHOICES", "PACE_CHOICES", "GameChoicesForm", "LobbyForm"]
 
 LEVEL_CHOICES = [
+    ("gentle", pgettext_lazy("computer player level", "Gentle (very slow)")),
     ("beginner", pgettext_lazy("computer player level", "Beginner (slow)")),
     ("steady", pgettext_lazy("computer player level", "Steady")),
     ("quick", pgettext_lazy("computer player level", "Quick")),

@@ -13,6 +13,7 @@ from games.content.sections import section_titles
 from games.engine import full_deck
 from games.frames.walkthroughs import card_data, clause_links, clause_sections
 from games.live.device_edges import device_bots, device_edges, device_languages
+from games.live.practice_again import practice_again
 from games.live.share_links import share_url
 from games.models import Seat, Table
 from games.tables.device import DEVICE_BEATS
@@ -73,6 +74,7 @@ def table_page(request, table: Table, *, projector: bool = False):
         "config": config,
         "options": table.options,
         "replay_url": reverse("replay", args=[code]),
+        "practice_again": practice_again(table, held),
     }
     if table.on_device and not projector and (held or tablet_to_fill(table, key)):
         return device_page(request, table, held, context)

@@ -9,7 +9,9 @@ that children at a school's address never use up their teachers' tables). A tabl
 counts for the browser session and the address that opened it while it is open by
 the rule of :mod:`games.tables.closing` (stored with it: every process counts the
 same); an index on (opener, deadline) makes a count read only the opener's open
-tables, however many were ever played.
+tables, however many were ever played. A lobby table no longer counts for its
+opener's session once the opener is out of the game (it plays on without them, and a
+practice table's "Play again" must not find them at their limit).
 
 Over a limit nothing is opened: :class:`TooManyTables` says which limit, how many
 it allows, how many more could be opened now, and how long until the first of the
@@ -21,8 +23,9 @@ from __future__ import annotations
 import math
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef
 
-from games.models import Table
+from games.models import Table, TableEvent
 
 from .closing import wall_ms
 
@@ -55,13 +58,23 @@ def _allowed(kind: str, limit: str) -> int:
     return getattr(settings, f"{prefix}_OPEN_PER_{limit.upper()}")
 
 
+def _opener_out() -> Exists:
+    """The opener (seat 0) has gone out of the game (RULES R16)."""
+    return Exists(
+        TableEvent.objects.filter(
+            table=OuterRef("pk"), data__code="player_out", data__params__seat=0
+        )
+    )
+
+
 def _closing_times(kind: str, limit: str, opener: str, now_ms: int) -> list[int]:
     """When each open table of ``kind`` opened by ``opener`` (a session key, or an
     address) closes unless someone comes, soonest first."""
     field = "opener_key" if limit == "session" else "opener_address"
-    rows = Table.objects.filter(
-        **{field: opener}, open_until__gt=now_ms, idle_closed=None
-    ).values_list("teacher_key", "open_until")
+    rows = Table.objects.filter(**{field: opener}, open_until__gt=now_ms, idle_closed=None)
+    if limit == "session":
+        rows = rows.exclude(_opener_out())
+    rows = rows.values_list("teacher_key", "open_until")
     return sorted(until for teacher, until in rows if bool(teacher) == (kind == "class"))
 
 

@@ -205,7 +205,7 @@ MAX_NUMBER = 2**53 - 1
 
 #: The site's languages (a ``hello``'s ``lang``, an edge's language at a table on one device).
 LANGS = ("en", "ms", "mr", "he", "ta", "hr")
-_LEVELS = ("beginner", "steady", "quick")
+_LEVELS = ("gentle", "beginner", "steady", "quick")
 #: A class table's seats (a control names one): 0 to 11.
 _SEAT = (True, lambda v: type(v) is int and 0 <= v < 12)
 #: A count or event number a client sends: a whole number from 0 to MAX_NUMBER.

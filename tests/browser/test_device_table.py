@@ -455,19 +455,33 @@ def test_a_class_tablets_children_write_who_is_there_and_each_gets_an_edge(
     context.close()
 
 
-def test_the_group_makes_the_table_turn_faster_and_slower(tablet, site_env):
-    page = tablet([ANA, LUKA])  # the table turns the cards, slowly at first
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_the_group_makes_the_table_turn_faster_and_slower(tablet, site_env, lang):
+    # the edges read English and Tamil, whatever the page's language
+    page = tablet([ANA, KAVIN], lang=lang)  # the table turns the cards, slowly at first
     pace = page.locator('[data-action="pace"]')
     pace.wait_for()
-    assert pace.inner_text() == "Turn the cards faster"
+    slower, faster = pace.locator('[data-beat="slower"]'), pace.locator('[data-beat="faster"]')
+    # symbols every edge reads: no word in any language on them; named for a reader
+    assert pace.inner_text().strip() == ""
+    assert slower.get_attribute("aria-pressed") == "true"
+    assert faster.get_attribute("aria-pressed") == "false"
+    if lang == "en":
+        assert faster.get_attribute("aria-label") == "Turn the cards faster"
+    else:
+        assert SCRIPTS["he"].search(faster.get_attribute("aria-label"))
+    for button in (slower, faster):
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
     assert not page.locator(".edge [data-move=turn]").first.is_visible()  # the table turns
-    pace.tap()
+    faster.tap()
     page.locator("#centre-told .told-control").wait_for(timeout=5000)
-    assert "pace" in page.locator("#centre-told .told-control").inner_text()
     page.wait_for_function(
-        """() => document.querySelector('[data-action="pace"]').textContent
-                 === "Turn the cards slower" """
+        """() => document.querySelector('[data-beat="faster"]').getAttribute("aria-pressed")
+                 === "true" """
     )
+    assert slower.get_attribute("aria-pressed") == "false"
+    page.screenshot(path=str(SHOTS / f"device-{lang}-pace-faster-en+ta-tablet-portrait.png"))
     source = (
         "import json; from games.models import TableControl; "
         f"rows = TableControl.objects.filter(table__code={page.code!r}); "
@@ -585,3 +599,72 @@ def test_four_children_drumming_at_once_never_cost_the_tablet_its_connection(tab
     page.wait_for_timeout(4000)  # the table turns at its slow beat (3 s): play goes on
     assert len(stored_events(site_env, page.code)) > before
     assert page.errors == []
+
+
+def teacher_sends(site_url: str, teacher: str, code: str, message: dict) -> None:
+    """The class's teacher (browser session ``teacher``) sends one control over the
+    table's WebSocket, as the teacher's pages do, and waits until the table takes it."""
+    from urllib.parse import urlsplit
+
+    from tests.tables.wsclient import WSClient
+
+    where = urlsplit(site_url)
+    ws = WSClient(
+        where.hostname, where.port, f"/ws/play/{code}/", origin=site_url,
+        cookie=f"sessionid={teacher}",
+    )  # fmt: skip
+    try:
+        ws.send_json({"type": "hello", "lang": "en"})
+        ws.receive_json()  # the teacher's welcome
+        ws.send_json(message)
+        while (frame := ws.receive_json())["type"] not in ("control", "error"):
+            pass
+        assert frame["type"] == "control", frame
+    finally:
+        ws.close()
+
+
+def test_a_computer_that_takes_a_free_seat_at_a_class_tablets_start_is_drawn_at_once(
+    chromium, site_url, site_env
+):
+    from tests.browser.test_new_pages_access import serious_violations
+
+    teacher = new_session(site_env)
+    code = manage(
+        site_env, "shell", "-c",
+        "from games import tables; from games.engine import BotLevel; "
+        f"print(tables.table_open_class(session_key={teacher!r}, class_name='2C', players=4, "
+        "on_device=True, beat_ms=3000, fill_level=BotLevel.STEADY))",
+    ).strip().splitlines()[-1]  # fmt: skip
+    context = chromium.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    context.add_cookies([{"name": "sessionid", "value": new_session(site_env), "url": site_url}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}/en/play/{code}/")
+    page.wait_for_timeout(500)  # connected
+    page.locator("#device-name-1").fill("Sam")
+    page.locator("#device-name-2").fill("נועה")
+    page.locator("#device-lang-2").select_option("he")
+    page.locator("#device-join button[type=submit]").tap()
+    page.locator(".edge").nth(1).wait_for(timeout=10000)
+    assert page.locator(".bot").count() == 0  # nobody in the middle before the start
+    page.evaluate("() => { window.notReloaded = true; }")
+    teacher_sends(site_url, teacher, code, {"type": "start"})
+    # the two free seats' computer players come into the middle, with their piles, on
+    # this page as it is (it was not drawn again by the server)
+    page.locator(".bot .piles .card").nth(3).wait_for(timeout=10000)
+    bots = page.locator(".bot")
+    assert [bots.nth(i).locator(".name").inner_text() for i in range(2)] == [
+        "Computer 1",
+        "Computer 2",
+    ]
+    assert [bots.nth(i).get_attribute("data-seat") for i in range(2)] == ["2", "3"]
+    assert page.evaluate("() => window.notReloaded") is True
+    # when one of them is to play, its turn is shown on it
+    page.locator(".bot.to-play").wait_for(timeout=15000)
+    assert page.evaluate(BOARD_PROBLEMS) == []
+    page.screenshot(path=str(SHOTS / "device-en-class-tablet-computers-at-start.png"))
+    assert errors == []
+    assert serious_violations(page) == []
+    context.close()

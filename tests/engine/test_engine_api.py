@@ -315,6 +315,23 @@ def test_quick_bots_react_faster_than_beginners():
         return sum(delays) / len(delays)
 
     assert mean_delay(BotLevel.QUICK) < mean_delay(BotLevel.STEADY) < mean_delay(BotLevel.BEGINNER)
+    assert mean_delay(BotLevel.BEGINNER) < mean_delay(BotLevel.GENTLE)
+
+
+def test_gentle_bots_call_later_than_a_young_child_reacts():
+    """A child of six calls 0.6 to 1.3 s after a match: a gentle computer player never
+    calls before 1.15 s, mostly from 1.25 s to 1.55 s, and misses about 4 in 10."""
+    state = table(["2S", "3S"], ["5H", "5D"])
+    delays, missed = [], 0
+    for seed in range(400):
+        plan = Bot(1, BotLevel.GENTLE, random.Random(seed)).react(view(state, 1), 1000)
+        if plan is not None and isinstance(plan.action, (CallSnap, CallSnapPot)):
+            delays.append(plan.at_ms - 1000)
+        else:
+            missed += 1
+    assert min(delays) >= 1150
+    assert 1300 <= sorted(delays)[len(delays) // 2] <= 1500
+    assert 0.3 < missed / 400 < 0.5
 
 
 def test_bot_plans_a_turn_on_its_turn_and_accepts_a_state():

@@ -33,6 +33,8 @@ def test_one_press_on_the_home_page_and_the_start_page_starts_a_practice_game(
     seats = Seat.objects.filter(table=Table.objects.get(code=code)).order_by("number")
     assert [s.is_bot for s in seats] == [False, True, True]  # seated at once, with two
     assert seats[0].session_key == client.session.session_key
+    # ... computer players a young child can beat: they call late and miss many matches
+    assert [s.bot_level for s in seats[1:]] == ["gentle", "gentle"]
 
 
 @pytest.mark.parametrize("lang", ["en", "he", "ta"])
@@ -51,12 +53,15 @@ def test_the_levels_are_told_by_what_the_computer_players_do(client, content, la
         described = [level_description(level) for level in BotLevel]
     for text in described:
         assert text in html
-    assert len(set(described)) == 3
+    assert len(set(described)) == len(BotLevel) == 4
     with translation.override("en"):
         beginner = level_description(BotLevel.BEGINNER)
     spec = BotLevel.BEGINNER.spec
     assert f"once in {round(1 / spec.false_call)} cards" in beginner
     assert f"misses {round((1 - spec.notice) * 10)} matches in 10" in beginner
+    with translation.override("en"):
+        gentle = level_description(BotLevel.GENTLE)
+    assert gentle.startswith("Gentle: calls after about 1.4 s, misses 4 matches in 10")
 
 
 @pytest.mark.parametrize("lang", LANGUAGE_CODES)

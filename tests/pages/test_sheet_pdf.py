@@ -214,3 +214,16 @@ def test_no_page_of_a_long_two_language_pdf_ends_with_a_heading(
     assert len(pages) >= 8  # a long sheet
     ending_with_a_heading = [n for n, sizes in enumerate(pages, 1) if min(sizes) >= HEADING_PX]
     assert not ending_with_a_heading, (ending_with_a_heading, pages)
+
+
+def test_the_last_step_of_a_walkthrough_is_never_alone_on_a_page(client, content):
+    """The trial's Hebrew + Tamil sheet ended its walkthrough with step 5 of 5 alone on
+    a page: the step before it goes along."""
+    parts = "start,rules,glossary,walkthrough:wrong-call,quiz"
+    response = client.get(f"/he/teach/sheet.pdf?also=ta&parts={parts}&paper=a4&seed=3")
+    assert response.status_code == 200
+    reader = pypdf.PdfReader(io.BytesIO(response.content))
+    steps = [len(re.findall(r"படி \d+ / \d+", page.extract_text())) for page in reader.pages]
+    assert sum(steps) == 5, steps  # each step once, told in Tamil "படி N / 5"
+    alone = [n for n, count in enumerate(steps, 1) if count == 1 and steps[n - 2]]
+    assert not alone, steps

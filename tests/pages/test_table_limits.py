@@ -217,3 +217,24 @@ def test_counting_a_persons_open_tables_reads_an_index_not_every_table():
             plan = " ".join(str(row) for row in cursor.fetchall())
         assert "USING INDEX table_open_by_" in plan, plan
         assert "SCAN" not in plan.replace("USING INDEX", ""), plan
+
+
+def test_a_table_whose_opener_is_out_no_longer_counts_for_their_session(client, content, settings):
+    """A child out of a practice game presses "Play again": the game they are out of
+    plays on, but does not count against them."""
+    from games.models import TableEvent
+
+    settings.TABLES_OPEN_PER_SESSION = 1
+    code = code_in(client.post("/en/play/practice/", PRACTICE))
+    assert client.post("/en/play/practice/", PRACTICE).status_code == 429
+    table = Table.objects.get(code=code)
+    out = {"code": "player_out", "params": {"seat": 1}}  # a computer player is out
+    TableEvent.objects.create(table=table, seq=1, data=out, view={})
+    assert client.post("/en/play/practice/", PRACTICE).status_code == 429
+    out = {"code": "player_out", "params": {"seat": 0}}  # the child is
+    TableEvent.objects.create(table=table, seq=2, data=out, view={})
+    code_in(client.post("/en/play/practice/", PRACTICE))
+    # the network's count still has it: the table still plays
+    from games.tables.limits import tables_open_of
+
+    assert tables_open_of(address="127.0.0.1") == 2

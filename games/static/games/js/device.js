@@ -66,14 +66,41 @@ function readEdge(node) {
 
 const edges = root ? [...root.querySelectorAll(".edge")].map(readEdge) : [];
 const bySeat = new Map(edges.map((edge) => [edge.seat, edge]));
-const bots = root
-  ? [...root.querySelectorAll(".bot")].map((node) => ({
-      node,
-      seat: Number(node.dataset.seat),
-      name: node.querySelector(".name"),
-      piles: node.querySelector(".piles"),
-    }))
-  : [];
+// The other seats of the game (computer players, whenever they came: at the start of a
+// class's tablet, or added by its teacher) are drawn in the middle from the table's
+// seats as the server tells them, not only from the page as it was first drawn.
+const botList = document.getElementById("device-bots");
+const botTemplate = document.getElementById("device-bot");
+const readBot = (node) => ({
+  node,
+  seat: Number(node.dataset.seat),
+  name: node.querySelector(".name"),
+  piles: node.querySelector(".piles"),
+});
+let bots = root ? [...root.querySelectorAll(".bot")].map(readBot) : [];
+
+/** Every seat of the game that is at no edge of this tablet: a computer player, or a
+ * person at another device. */
+function middleSeats() {
+  return table.seats.filter((s) => !bySeat.has(s.seat) && (s.bot || s.taken));
+}
+
+function syncBots() {
+  if (!botList) return;
+  const wanted = middleSeats();
+  const seats = wanted.map((s) => s.seat).join(",");
+  if (bots.map((bot) => bot.seat).join(",") !== seats) {
+    const old = new Map(bots.map((bot) => [bot.seat, bot]));
+    bots = wanted.map((s) => {
+      if (old.has(s.seat)) return old.get(s.seat);
+      const node = botTemplate.content.firstElementChild.cloneNode(true);
+      node.dataset.seat = String(s.seat);
+      return readBot(node);
+    });
+    botList.replaceChildren(...bots.map((bot) => bot.node));
+  }
+  botList.hidden = bots.length === 0;
+}
 const languages = new Set(edges.map((edge) => edge.lang));
 /** The one language every edge reads, or null: then each edge has its own words. */
 const sharedLang = languages.size === 1 ? [...languages][0] : null;
@@ -84,7 +111,7 @@ const centreLog = document.getElementById("centre-told");
 const sharedIn = sharedLang === null ? null : { lang: sharedLang, dir: edges[0].node.dir };
 const potHolder = document.getElementById("device-pot");
 const announcer = document.getElementById("announcer");
-const paceButton = root && root.querySelector('[data-action="pace"]');
+const paceSwitch = root && root.querySelector('[data-action="pace"]');
 
 const card = (code) => (code ? config.cards[code] : null);
 
@@ -106,7 +133,9 @@ function draw() {
   const v = table.view;
   if (!root || !v) return;
   for (const edge of edges) drawSeat(edge.node, edge.piles, edge.seat, edge.words);
+  syncBots();
   for (const bot of bots) {
+    if (bot.seat >= v.face_down_counts.length) continue; // the game's seats are not drawn yet
     const seat = table.seats[bot.seat];
     if (seat && seat.label) bot.name.textContent = seat.label; // "Computer 1", in the page's language
     drawSeat(bot.node, bot.piles, bot.seat, null);
@@ -183,16 +212,29 @@ if (root) root.addEventListener("contextmenu", (e) => e.preventDefault());
 // class's tablet the teacher sets it (config.players_pace is false there).
 const slow = () => table.pace.beat_ms > BEATS.faster;
 
-function showPace() {
-  if (!paceButton) return;
-  const over = Boolean(table.view && table.view.over);
-  paceButton.hidden = !(config.players_pace && table.mySeats.length && table.pace.beat_ms && !over);
-  paceButton.textContent = slow() ? gettext("Turn the cards faster") : gettext("Turn the cards slower");
+// The middle is read from every edge, in every edge's language: the pace is two
+// symbols (one arrow: the slow beat, two arrows: the faster one), the one in use
+// pressed; their names, for a screen reader, are in the page's language.
+const paceChoices = paceSwitch ? [...paceSwitch.querySelectorAll("[data-beat]")] : [];
+const PACE_NAMES = { slower: gettext("Turn the cards slower"), faster: gettext("Turn the cards faster") };
+for (const choice of paceChoices) {
+  choice.setAttribute("aria-label", PACE_NAMES[choice.dataset.beat]);
+  choice.title = PACE_NAMES[choice.dataset.beat];
 }
 
-if (paceButton) {
-  paceButton.addEventListener("click", () => {
-    send({ type: "pace", beat_ms: slow() ? BEATS.faster : BEATS.slower });
+function showPace() {
+  if (!paceSwitch) return;
+  const over = Boolean(table.view && table.view.over);
+  paceSwitch.hidden = !(config.players_pace && table.mySeats.length && table.pace.beat_ms && !over);
+  const now = slow() ? "slower" : "faster";
+  for (const choice of paceChoices) choice.setAttribute("aria-pressed", String(choice.dataset.beat === now));
+}
+
+for (const choice of paceChoices) {
+  choice.addEventListener("click", () => {
+    const wanted = choice.dataset.beat;
+    if (wanted === (slow() ? "slower" : "faster")) return; // already so
+    send({ type: "pace", beat_ms: BEATS[wanted] });
   });
 }
 

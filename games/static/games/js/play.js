@@ -27,6 +27,7 @@ const finishedText = document.getElementById("finished-text");
 const moves = Object.fromEntries([...root.querySelectorAll("[data-move]")].map((b) => [b.dataset.move, b]));
 const moveGroup = root.querySelector(".live-buttons");
 const soundButton = root.querySelector('[data-action="sound"]');
+const outBox = document.getElementById("out-box");
 const LOG_LENGTH = 8; // events kept on screen
 const HISTORY = 6; // events told again when the page opens on a game under way
 // Told to screen readers as they happen: each turned card and each result, not
@@ -46,6 +47,8 @@ const table = {
   view: null,
   lastSeq: null, // the last event shown (null before the first welcome)
   previous: null, // the view before the last one drawn, to mark what changed
+  out: false, // this browser's person has no cards left (RULES R16), the game goes on
+  watching: false, // ... and chose to watch it to the end
 };
 let link = null; // the table's connection (table-socket.js), opened at the end
 
@@ -119,7 +122,7 @@ const handlers = {
     if (!old) clock.shown(frame.seq); // history is told, but the view drawn is the welcome's
     tell(frame, { announce: !old });
     if (!old) sound(frame.code);
-    draw();
+    draw({ live: !old });
     if (frame.code === "game_over") finish(frame.text, { focus: !old });
     refusedLine.textContent = "";
     tellStandInWhenCaughtUp();
@@ -171,13 +174,48 @@ function pictureData() {
   };
 }
 
-function draw() {
+function draw({ live = false } = {}) {
+  root.classList.toggle("seated", table.seat !== null && !config.projector);
   if (!table.view) return;
   drawTable(picture, pictureData());
   root.classList.toggle("race-open", table.view.race_open);
   root.classList.toggle("my-turn", isMyTurn());
   root.classList.toggle("started", Boolean(table.started));
   updateButtons();
+  showOut({ live });
+}
+
+// A person with no cards left (RULES R16) has no move while the others play on: told at
+// once, where the moves were, with the moves away; at a practice table with "Play again"
+// (the same game, one press) or "Watch to the end".
+function isOut() {
+  const v = table.view;
+  return v !== null && table.seat !== null && table.started && !v.over && Boolean(v.out[table.seat]);
+}
+
+function showOut({ live }) {
+  const out = isOut();
+  if (out === table.out) return;
+  table.out = out;
+  root.classList.toggle("out-of-game", out);
+  if (outBox) outBox.hidden = !out || table.watching;
+  showSeats();
+  if (out && live && outBox) {
+    document.getElementById("out-text").focus(); // the moves went: keyboard and reader come here
+    announcer.textContent = document.getElementById("out-text").textContent;
+    if (outBox.getBoundingClientRect().bottom > window.innerHeight) outBox.scrollIntoView({ block: "nearest" });
+  }
+}
+
+if (outBox) {
+  const watch = outBox.querySelector('[data-action="watch"]');
+  if (watch) {
+    watch.addEventListener("click", () => {
+      table.watching = true;
+      outBox.hidden = true;
+      document.getElementById("told").focus(); // where the game goes on
+    });
+  }
 }
 
 function isMyTurn() {
@@ -251,6 +289,7 @@ function playerText(taken, total) {
   }
   if (table.seat === null && config.projector) return ""; // the wall shows the table, not a student's words
   if (table.seat === null) return gettext("You are watching this game.");
+  if (table.out && outBox) return document.getElementById("out-text").textContent;
   return interpolate(gettext("You play as %(name)s."), { name: isolate(labelOf(table.seat)) }, true);
 }
 
