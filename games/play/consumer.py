@@ -63,11 +63,9 @@ _NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "
 
 
 #: A long catch-up is sent this many events at a time, the other connections' work
-#: between (2,000 events in one go held the whole process for about 100 ms; a slice of
-#: 50 about 12 ms, 10 about 2.5 ms). One: a move is several turns of the loop (its
-#: frame read, the table's step, each player's event), and each turn waited behind a
-#: slice: 10 a slice still made bench_abuse's resync phase 2-3 x "alone" (p99 9-16 ms
-#: against 4-5), one a slice left it as alone (3.9-4.8 ms).
+#: between: a move is several turns of the loop (its frame read, the table's step, each
+#: player's event), and each turn waits behind a slice, so one event a slice keeps a
+#: catch-up from slowing the other tables' moves (docs/benchmarks.md, the abuse bench).
 CATCH_UP_SLICE = 1
 
 #: At a table with lag compensation the server pings each connection this often.
@@ -86,7 +84,7 @@ def session_exists(session) -> bool:
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One client connection to one table."""
 
-    # Its state in slots, not in a dict of 30 keys (1.5 kB a connection: issue 18).
+    # Its state in slots, not in a dict of 30 keys: memory per connection.
     __slots__ = (
         "attending", "base_send", "catch_up_budget", "channel_layer", "channel_name", "code",
         "deliver", "device", "hello_deadline", "inbox_pending", "lag_ms", "lang",
@@ -207,8 +205,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
         Channels' own ``dispatch`` first runs ``close_old_connections`` through
         ``sync_to_async`` for every message: a hop to the one database thread, queued
-        behind every table's stored steps, for each frame read and each event sent
-        (issue 18: echo p99 3.8 s at 250 tables). This consumer never touches the
+        behind every table's stored steps, for each frame read and each event sent.
+        This consumer never touches the
         database on the loop; the table service's ``database_sync_to_async`` calls
         close old connections themselves, in that thread."""
         from_table = message["type"].startswith("table.")

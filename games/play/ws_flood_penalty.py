@@ -1,9 +1,8 @@
 """An address whose WebSocket was closed for flooding waits before its next one is served.
 
-A flooder closed with 4429 comes straight back: ``bench_abuse``'s flooder reconnected
-50 times a second, and each connection cost the server about 9 ms (the handshake, the
-welcome, the frames within the budget and the ~100 dropped before the close): half a
-core, in bursts that held the other tables' moves (issue 14). Here, after a flood
+A flooder closed with 4429 may come straight back, and each new connection costs the
+server a handshake, a welcome and the frames within the budget, work that holds the
+other tables' moves. Here, after a flood
 close, that address's next WebSocket handshakes are answered only after a wait of
 ``WS_FLOOD_PENALTY_S``, doubled for each further flood close within
 :data:`STRIKES_WINDOW_S` (at most ``WS_FLOOD_PENALTY_MAX_S``), and spaced by that much

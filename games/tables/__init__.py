@@ -426,11 +426,10 @@ async def table_events_since(*, code: str, since: int, limit: int = 5000) -> lis
     """The stored events of ``code`` after number ``since``, in order, ``limit`` at most
     (any process may answer this: it reads storage only).
 
-    Read :data:`EVENTS_READ_SLICE` at a time: reading and decoding 300 events in one
-    call kept the database thread busy 4.5 ms, and the tables' loop, woken by a move
-    meanwhile, waited for the interpreter or the processor that long (bench_abuse's
-    resync phase; snapsite/thread_switch.py). A slice takes under a millisecond, and
-    the loop runs between slices."""
+    Read :data:`EVENTS_READ_SLICE` at a time: reading and decoding a long catch-up in
+    one call holds the database thread, and the tables' loop, woken by a move
+    meanwhile, waits for the interpreter that long. A slice is short, and the loop runs
+    between slices."""
     code = normalise_code(code)
     read = database_sync_to_async(store.events_since)
     events: list[dict] = []

@@ -6,12 +6,11 @@ messages) once: :func:`tell`. Every connection of this process that watches the 
 has said so (:func:`listen`) and gets the message at once, in the owner's own call, one
 connection after another: the four players of a table are sent a card within the same
 pass of the event loop, not each after its own wake-ups through the channel layer
-(issue 18: reveal skew p99 525 ms at 250 tables when each connection had its own
-channel in the table's group). The message is shared, not copied: a connection reads
+(with a channel of its own in the table's group, each connection saw a card at another
+moment). The message is shared, not copied: a connection reads
 it and never changes it.
 
-Other processes are reached over the channel layer (channels_redis's publish/subscribe
-layer, ``snapsite/redis_layer.py``): each process that
+Other processes are reached over the channel layer (channels_redis): each process that
 has connections at a table has its one channel (``forwarding.Endpoint``) in the table's
 group, joined when its first connection listens and left with its last. The owner
 sends the group one ``table.relay`` message per event, whatever the number of

@@ -40,9 +40,9 @@ class Endpoint:
     async def started(self) -> Endpoint:
         """Start once; every caller waits until the channel has its name. The layer may
         wait on Redis for a new channel (publish/subscribe subscribes to it first), and
-        a call that read the name meanwhile took tables under the empty name, which
-        every process shared (bench_tables --processes 2: two owners of one table at
-        start, one refused by the fence). A start that failed is tried again by the
+        a call that read the name meanwhile would take tables under the empty name,
+        which every process shares (two owners of one table, one refused by the fence).
+        A start that failed is tried again by the
         next caller."""
         if self._starting is None:
             self._starting = asyncio.ensure_future(self._start())

@@ -54,8 +54,8 @@ _seated_here: dict[str, set[str]] = {}  # code -> this process's connections sea
 #: The leases are renewed on a thread of their own, with its own database connection:
 #: on Channels' one database thread a renewal queued behind the tables' work (steps,
 #: welcomes, catch-ups) for longer than the lease lets the other processes take the
-#: tables of a process that is busy, not dead (bench_tables --processes 2: 22 of 100
-#: tables changed owner in 30 s, and their players waited for the takeovers). On
+#: tables of a process that is busy, not dead (and their players wait for the
+#: takeovers). On
 #: SQLite (one machine; writers are serialised anyway, and an in-memory database
 #: refuses a second writer at once) they stay on the database thread.
 _RENEWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lease-renewal")
@@ -139,9 +139,9 @@ async def owner_call(code: str, op: str, **kwargs):
 def _answered(known: lease.Lease) -> lease.Lease:
     """The lease of a holder that has just answered: it held the table a moment ago and
     renews every RENEW_S, so its lease runs at least that much less than TTL_MS from now.
-    Kept as that, the table's lease is not read again while its holder answers (each
-    table held elsewhere was read every 3 s: 60 % of the database thread's time with
-    two processes, bench_tables --processes 2); a holder that stops answering is looked
+    Kept as that, the table's lease is not read again while its holder answers (reading
+    every table held elsewhere every few seconds fills the database thread's time); a
+    holder that stops answering is looked
     up again (owner_call) and, once quiet that long, taken over."""
     return replace(known, expires_ms=lease.wall_ms() + lease.TTL_MS - int(lease.RENEW_S * 1000))
 
@@ -307,7 +307,7 @@ async def _renew_forever(endpoint: Endpoint) -> None:
     """Renew on a steady beat. The takeovers of quiet holders' tables run beside it, one
     pass at a time: they wait on the database thread and on tables' loading locks
     (seconds under load), and a renewal that waited for them let this process's own
-    leases expire (bench_tables --processes 2: 16-32 of 100 tables changed owner)."""
+    leases expire, and their tables changed owner for nothing."""
     taking_over: asyncio.Future | None = None
     try:
         while True:

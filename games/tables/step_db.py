@@ -3,9 +3,8 @@ thread, or, for a site on an SQLite file, a connection of the event loop's own.
 
 With every step written on the database thread (games.tables.step_writer), a move
 waited for two hops between threads and for the GIL, which the busy event loop held
-for up to the 5 ms switch interval each time the database thread came back from
-SQLite: at 250 tables the step write's p99 was 6-17 ms for 0.6 ms of work, and
-flip->reveal p99 2.4 x the echo's (bench_tables, issue 18). An SQLite commit in WAL
+for up to the interpreter's switch interval each time the database thread came back
+from SQLite: many times the write's own work. An SQLite commit in WAL
 mode with ``synchronous=NORMAL`` is a write to the WAL file without an fsync, a
 fraction of a millisecond, so :class:`LoopSqlite` writes it on the event loop itself,
 with no hop and no wait for the GIL.

@@ -2,8 +2,8 @@
 arrive while a write is under way together, in the next transaction.
 
 Every step is stored before it is broadcast (games.tables.owner), on Channels' one
-database thread. With a transaction per step, that thread was busy 64 % of the time
-with 250 tables (py-spy), and a move waited in its queue behind the other tables'.
+database thread. With a transaction per step, that thread is busy most of the time
+with many tables, and a move waits in its queue behind the other tables'.
 Here a step that finds the thread idle is written at once, as before; the steps that
 come while it writes wait for that write to end and then go together in one
 transaction (``store.steps_append``: one insert of the actions, one of the events, one

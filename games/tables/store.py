@@ -424,8 +424,8 @@ def fences_checked(steps: list[Step], errors: list, db: DjangoDb | LoopSqlite) -
 
 def steps_insert(steps: list[Step], db: DjangoDb | LoopSqlite) -> None:
     """Insert the steps' actions and events, each kind in one ``executemany``: the ORM's
-    ``bulk_create`` made a model object of every row and compiled its query each time,
-    most of the database thread's time at 250 tables (py-spy)."""
+    ``bulk_create`` makes a model object of every row and compiles its query each time,
+    most of the database thread's time with many tables."""
     if not steps:
         return
     db.executemany(

@@ -1,6 +1,6 @@
 """Every kind of page works under the site's Content-Security-Policy (scripts and
 styles from the site only, nothing inline): Chromium reports no violation and no
-script error on any of them, and their scripts ran (issue 14)."""
+script error on any of them, and their scripts ran."""
 
 from __future__ import annotations
 

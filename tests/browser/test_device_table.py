@@ -1,4 +1,4 @@
-"""A table on one device in a real browser, against the site's server (issue 19): one tablet lying
+"""A table on one device in a real browser, against the site's server: one tablet lying
 flat, each child at an edge of their own, read the right way up from there, in that
 edge's language; real multi-touch (Chromium's touch events, several fingers at once)
 on the edges' buttons, judged by the engine.

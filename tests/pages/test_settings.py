@@ -37,12 +37,10 @@ def test_redis_url_switches_to_the_redis_channel_layer():
     env = {**PRODUCTION_ENV, "REDIS_URL": "redis://127.0.0.1:6379/3"}
     code = "from django.conf import settings; print(settings.CHANNEL_LAYERS['default']['BACKEND'])"
     result = run_manage("shell", "-c", code, env=env)
-    assert result.stdout.split()[-1] == "snapsite.redis_layer.BoundedPubSubChannelLayer", (
-        result.stderr
-    )
+    assert result.stdout.split()[-1] == "channels_redis.core.RedisChannelLayer", result.stderr
 
 
-def test_the_default_is_sqlite_and_the_lazy_expiry_in_memory_channel_layer():
+def test_the_default_is_sqlite_and_channels_in_memory_layer():
     env = {k: v for k, v in PRODUCTION_ENV.items() if k != "DATABASE_URL"}
     code = (
         "from django.conf import settings; print(settings.DATABASES['default']['ENGINE']);"
@@ -51,5 +49,5 @@ def test_the_default_is_sqlite_and_the_lazy_expiry_in_memory_channel_layer():
     result = run_manage("shell", "-c", code, env=env)
     assert result.stdout.split()[-2:] == [
         "django.db.backends.sqlite3",
-        "snapsite.channel_layer.LazyExpiryChannelLayer",
+        "channels.layers.InMemoryChannelLayer",
     ], result.stderr

@@ -72,10 +72,10 @@ def test_content_loads_into_postgresql_twice_and_pages_render(postgres_database)
 @pytest.mark.redis
 def test_redis_channel_layer_delivers_a_group_message():
     require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
-    from snapsite.redis_layer import BoundedPubSubChannelLayer
+    from channels_redis.core import RedisChannelLayer
 
     async def round_trip():
-        layer = BoundedPubSubChannelLayer(hosts=[f"redis://{REDIS_HOST}:{REDIS_PORT}/5"])
+        layer = RedisChannelLayer(hosts=[f"redis://{REDIS_HOST}:{REDIS_PORT}/5"])
         channel = await layer.new_channel()
         group = f"table-{uuid.uuid4().hex[:6]}"
         await layer.group_add(group, channel)

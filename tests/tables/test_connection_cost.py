@@ -1,5 +1,5 @@
-"""What one WebSocket costs this process before anything is sent on it (issue 18: memory
-per live table), and that the guard's light inbox keeps every message in order."""
+"""What one WebSocket costs this process before anything is sent on it (memory per live
+table), and that the guard's light inbox keeps every message in order."""
 
 from __future__ import annotations
 

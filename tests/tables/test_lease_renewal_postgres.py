@@ -1,4 +1,4 @@
-"""A busy process keeps its tables (issue 18): on PostgreSQL the leases are renewed on
+"""A busy process keeps its tables: on PostgreSQL the leases are renewed on
 a thread of their own, not queued behind the tables' work on Channels' one database
 thread. Run in a process of its own on a fresh PostgreSQL database."""
 

@@ -1,6 +1,6 @@
 """A table held by another process: while its holder answers, this process does not
-read the table's lease again (issue 18: with two processes, those reads were 60 % of
-the database thread's time); once the holder stops answering, it does."""
+read the table's lease again (such reads would fill the database thread's time);
+once the holder stops answering, it does."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A table nobody is connected to pauses, and is closed after a while with its record
-kept (issue 14: abandoned practice tables kept playing, stand-ins for nobody)."""
+kept (an abandoned practice table must not play on, stand-ins for nobody)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ def redis_layer(settings):
     require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "snapsite.redis_layer.BoundedPubSubChannelLayer",
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_TEST_URL]},
         }
     }
@@ -38,7 +38,7 @@ def redis_layer(settings):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_snap_over_the_redis_channel_layer(redis_layer):
-    assert type(get_channel_layer()).__name__ == "BoundedPubSubChannelLayer"
+    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
     code = await database_sync_to_async(tables.table_create)(
         players=2, options=Options(tie_window_ms=50), deck=stacked_deck(2, ["7H", "7S"])
     )
