@@ -1,4 +1,4 @@
-"""The house's layers (README, "Layout"): every import in ``games/`` runs downward
+"""The house's layers (docs/architecture.md): every import in ``games/`` runs downward
 through this stack, no face imports another, and no module imports itself back through
 a circle.
 
