@@ -1,5 +1,5 @@
 """A newcomer finds the code behind an address from its first path segment
-(README, "Layout"): ``/he/teach/sheet/`` is served from ``games/teach/``."""
+(docs/architecture.md): ``/he/teach/sheet/`` is served from ``games/teach/``."""
 
 from django.urls import LocalePrefixPattern, URLPattern, get_resolver
 
