@@ -99,3 +99,16 @@ def screen_shot(page, name: str) -> None:
     """What is on the screen (not the whole page): what a class sees."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def serious_violations(page) -> list:
+    """axe-core's serious and critical findings on ``page`` as it is now: (rule, the
+    first three elements), none expected."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -13,6 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from playwright.sync_api import expect
 
+from tests.browser.screens import serious_violations
 from tests.tables.wsclient import WSClient
 
 
@@ -59,17 +60,6 @@ def test_a_teacher_opens_tablets_and_starts_them_all_on_the_real_site(site_url, 
     page.goto(f"{site_url}/en/play/{codes[0]}/")
     config = json.loads(page.locator("#table-config").text_content())
     assert config["code"] == codes[0] and "device" not in config  # the teacher watches
-
-
-def serious_violations(page) -> list:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        (v["id"], [n["target"] for n in v["nodes"]][:3])
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_the_tablets_page_follows_the_tablets_without_reloading(site_url, page):

@@ -10,18 +10,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.screens import serious_violations
+
 pytestmark = pytest.mark.browser
-
-
-def serious_violations(page) -> list:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        (v["id"], [n["target"] for n in v["nodes"]][:3])
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def open_class(page, url: str, seats: str, turn_limit: str = "") -> str:

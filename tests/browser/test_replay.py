@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import store_finished_game
+from tests.browser.screens import serious_violations
 from tests.pages.replay_helpers import page_frames
 
 pytestmark = pytest.mark.browser
@@ -157,17 +158,6 @@ def test_names_in_the_lesson_narration_never_break_across_two_lines(
     assert learner in seen  # "In this lesson you play as Computer 2."
     screenshot(page, f"lesson-names-{lang}-phone")
     context.close()
-
-
-def serious_violations(page) -> list:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        (v["id"], [n["target"] for n in v["nodes"]][:3])
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def race_steps(players: int, seed: int) -> list[int]:

@@ -10,18 +10,9 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
+from tests.browser.screens import serious_violations
+
 pytestmark = pytest.mark.browser
-
-
-def serious_violations(page) -> list:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        (v["id"], [n["target"] for n in v["nodes"]][:3])
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_a_teacher_builds_a_hebrew_and_tamil_sheet_and_prints_it(site_url, page):
