@@ -1,4 +1,4 @@
-"""Benchmark: ``python -m games.engine.bench``.
+"""``python -m bench.engine``: the pure engine's speed and size, no server.
 
 Prints a few readable lines and, last, one line of JSON with ``actions_per_s`` (apply on
 one core, the mix of actions of real bot games: turns, calls, race closes, rejections),
@@ -9,15 +9,16 @@ included).
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
 
-from .bots import BotLevel, play_bot_game
-from .options import Options
-from .record import Record, replay, start_state
-from .rules import apply
-from .state import GameState
+from games.engine.bots import BotLevel, play_bot_game
+from games.engine.options import Options
+from games.engine.record import Record, replay, start_state
+from games.engine.rules import apply
+from games.engine.state import GameState
 
 __all__ = ["deep_size", "main", "run"]
 
@@ -102,8 +103,13 @@ def run(games: int = 40) -> dict[str, float | int]:
     }
 
 
-def main() -> None:
-    r = run()
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__)
+    parser.add_argument("--games", type=int, default=40, help="bot games played and applied")
+    args = parser.parse_args(argv)
+    if not 1 <= args.games <= 1000:
+        parser.error("--games 1 to 1000")
+    r = run(args.games)
     print(f"apply: {r['actions_per_s']:,} actions/s over {r['bench_actions']:,} actions")
     print(f"bot games (4 players, to the end): {r['bot_games_per_s']} games/s")
     print(f"replay of {r['replay_actions']} actions: {r['replay_1000_ms']} ms")

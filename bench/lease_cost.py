@@ -3,16 +3,17 @@ of one accepted action and its events) timed with and without ``fence_check`` (i
 ``UPDATE`` of the table's lease row), in alternating blocks on the same table, so
 that a change of the machine's load falls on both alike.
 
-Run in a process whose settings name the database to measure (``bench_lease`` starts
-one per database, on a database made for it)."""
+Run in a process whose settings name the database to measure: ``python -m
+bench.lease_cost STEPS`` prints the figures as one line of JSON (:mod:`bench.lease`
+starts one per database, on a database made for it)."""
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
+import sys
 import time
-
-from games.engine import DEFAULT_OPTIONS
-from games.tables import lease, store
 
 #: One step's events as the owner stores them (a card turned: its data and the view).
 _EVENT = {
@@ -23,6 +24,8 @@ _EVENT = {
 
 def steps_timed(table_id: int, first: int, count: int) -> list[float]:
     """Store ``count`` steps from action number ``first``; each one's seconds."""
+    from games.tables import store
+
     times = []
     for index in range(first, first + count):
         action = {"type": "turn", "seat": index % 4, "at": index * 1000}
@@ -36,6 +39,9 @@ def steps_timed(table_id: int, first: int, count: int) -> list[float]:
 def measure(steps: int = 600, blocks: int = 6) -> dict:
     """``steps`` stored steps with the fence and as many without, in ``blocks``
     alternating blocks; per kind: steps per second and the median and p99 ms."""
+    from games.engine import DEFAULT_OPTIONS
+    from games.tables import lease, store
+
     code = store.table_insert(players=4, options=DEFAULT_OPTIONS, bots={})
     table_id = store.table_id(code)
     per_block = max(1, steps // blocks)
@@ -61,3 +67,11 @@ def summary(times: list[float]) -> dict:
         "median_ms": round(statistics.median(ordered) * 1000, 3),
         "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 3),
     }
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snapsite.settings")
+    import django
+
+    django.setup()
+    print(json.dumps(measure(int(sys.argv[1]))))

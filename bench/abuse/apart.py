@@ -6,7 +6,7 @@ loop, the abusers' client work (a flooder writing as fast as its socket takes fr
 good tables, and the client's delay was counted as the server's. Here they share only
 the machine's cores with it.
 
-``python -m games.play.abuse_bench.apart PORT CODE SECONDS IDLE NAME...`` runs the named
+``python -m bench.abuse.apart PORT CODE SECONDS IDLE NAME...`` runs the named
 abusers (:data:`ABUSERS`) against ``127.0.0.1:PORT``, prints ``started`` once they run,
 stops them after ``SECONDS`` and prints their counts as one JSON line.
 """
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from . import abusers
 
-#: Where ``python -m games…`` finds the package.
-PROJECT = Path(__file__).resolve().parents[3]
+#: Where ``python -m bench…`` finds the package.
+PROJECT = Path(__file__).resolve().parents[2]
 
 #: The abusers by name, each made from the port, a finished table's code, the counts
 #: and the number of idle sockets.

@@ -115,6 +115,9 @@ class GoodTable:
         await b.sock.send({"type": "hello"})
         await b.sock.send({"type": "join", "name": f"B{self.number}"})
         while a.seat is None or b.seat is None or not (a.started and b.started):
+            closed = [p.close_code for p in (a, b) if p.closed]
+            if closed:
+                raise RuntimeError(f"table {code}: a player was closed ({closed}) before play")
             await asyncio.sleep(0.02)
         return a, b, code
 

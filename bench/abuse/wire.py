@@ -101,8 +101,8 @@ class Socket:
                 if opcode == 0x8:
                     code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
                     raise Closed(code)
-                if opcode == 0x9:  # answered as a browser does: daphne drops a
-                    # connection whose pings (every 20 s) go 30 s without a pong
+                if opcode == 0x9:  # answered as a browser does: the server drops a
+                    # connection whose pings go unanswered
                     self.writer.write(self._frame(payload, 0xA))
                 if opcode == 0x1:
                     return json.loads(payload)
@@ -135,10 +135,28 @@ async def http(port: int, method: str, path: str, cookies: dict, form: dict | No
     for line in lines[1:]:
         name, _, value = line.partition(":")
         headers.setdefault(name.strip().lower(), []).append(value.strip())
+    if "chunked" in headers.get("transfer-encoding", [""])[0].lower():
+        content = unchunked(content)
     for cookie in headers.get("set-cookie", []):
         name, _, rest = cookie.partition("=")
         cookies[name] = rest.split(";", 1)[0]
     return status, headers, content.decode("utf-8", "replace")
+
+
+def unchunked(body: bytes) -> bytes:
+    """A body sent in chunks (``Transfer-Encoding: chunked``), joined.
+
+    >>> unchunked(b"3\\r\\nabc\\r\\n2;x=1\\r\\nde\\r\\n0\\r\\n\\r\\n")
+    b'abcde'
+    """
+    out, rest = b"", body
+    while rest:
+        size_line, _, rest = rest.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out, rest = out + rest[:size], rest[size + 2 :]
+    return out
 
 
 async def open_table(port: int, cookies: dict, name: str, turn_limit: int) -> str:

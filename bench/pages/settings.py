@@ -1,6 +1,6 @@
-"""Settings of `manage.py bench_pages`'s server: the site's settings with one more
-address, a bare Django view to compare the pages with (snapsite/bench_urls.py)."""
+"""The page workers' settings in ``bench.pages``: the site's settings with one more
+address, the bare view (:mod:`bench.pages.urls`)."""
 
-from .settings import *  # noqa: F403
+from snapsite.settings import *  # noqa: F403
 
-ROOT_URLCONF = "snapsite.bench_urls"
+ROOT_URLCONF = "bench.pages.urls"

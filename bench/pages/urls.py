@@ -1,11 +1,11 @@
-"""The site's addresses plus ``/bench/bare/``: the cheapest page Django serves through
-the same middleware, the yardstick of `manage.py bench_pages`."""
+"""The site's addresses plus ``/bench/bare/``: the cheapest answer Django gives through
+the same middleware, the yardstick of ``bench.pages``."""
 
 from django.http import HttpResponse
 from django.urls import path
 
-from .urls import *  # noqa: F403
-from .urls import urlpatterns as site_urlpatterns
+from snapsite.urls import *  # noqa: F403
+from snapsite.urls import urlpatterns as site_urlpatterns
 
 
 def bare(request):

@@ -3,7 +3,8 @@ numbers each turned card and broadcasts it to its group of four (no engine, no
 storage). It speaks just enough of docs/protocol.md for the benchmark's players:
 ``hello`` (with the client's ``seat``), ``turn`` and ``ping``.
 
-Serve it with ``daphne games.play.bench.bare_asgi:application``.
+``python -m bench.tables`` serves it with uvicorn alone (a table process's command line,
+no proxy) on the stack's channel layer (Redis).
 """
 
 import os

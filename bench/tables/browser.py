@@ -1,5 +1,6 @@
 """What a browser does before the WebSocket: the Play page's forms, with a cookie jar
-and the CSRF token each page carries (stdlib HTTP, one jar per simulated player)."""
+and the CSRF token each page carries (stdlib HTTP, one jar per simulated player), from
+a loopback address of its own household's (127.x.y.z: nginx counts people by address)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ CODE = re.compile(r"/play/([A-Z0-9]+)/$")
 class Browser:
     """One visitor: its own cookies (session, CSRF), like one tablet."""
 
-    def __init__(self, url: str, lang: str = "en") -> None:
+    def __init__(self, url: str, lang: str = "en", source: str = "127.0.0.1") -> None:
         parts = urllib.parse.urlsplit(url)
+        self.source = source
         self.host, self.port = parts.hostname, parts.port or 80
         self.origin = f"http://{self.host}:{self.port}"
         self.lang = lang
@@ -26,7 +28,9 @@ class Browser:
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
 
     def request(self, method: str, path: str, form: dict | None = None):
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        conn = http.client.HTTPConnection(
+            self.host, self.port, timeout=30, source_address=(self.source, 0)
+        )
         headers = {"Cookie": self.cookie_header(), "Origin": self.origin,
                    "Referer": self.origin + path}  # fmt: skip
         body = None

@@ -84,8 +84,12 @@ class SimTable:
 
 
 class Player:
-    def __init__(self, table: SimTable, ws_url: str, headers: dict, origin: str, pace_s: float):
+    def __init__(
+        self, table: SimTable, ws_url: str, headers: dict, origin: str, pace_s: float,
+        source: str = "127.0.0.1",
+    ) -> None:  # fmt: skip
         self.table, self.ws_url, self.headers, self.origin = table, ws_url, headers, origin
+        self.source = source
         self.pace_s = pace_s
         self.m = table.measures
         self.seat: int | None = None
@@ -107,7 +111,7 @@ class Player:
         have been quiet for DRAIN_IDLE_S (at most DRAIN_MAX_S): late is not lost."""
         async with connect(
             self.ws_url, additional_headers=self.headers, origin=self.origin,
-            open_timeout=30, max_size=2**20,
+            open_timeout=30, max_size=2**20, local_addr=(self.source, 0),
         ) as ws:  # fmt: skip
             self.ws = ws
             asyncio.get_running_loop().call_later(stop_at - now(), self.stop_acting)

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 
+from bench.procs import load_average
+from bench.stats import ms, percentile
+
 from .players import Measures
-from .stats import ms, percentile
 
 #: The most flip->reveal p99 may reach for a number of tables to count as held.
 HELD_P99_MS = 100.0
 
 
 class ServerWatch:
-    """Samples a server process's memory while a run plays: the peak above the start,
-    and its CPU share over the run."""
+    """Samples the server processes' memory while a run plays (``served``: a
+    :class:`bench.procs.Processes`): the peak above the start, and their CPU share
+    over the run (1.0: one core busy)."""
 
     def __init__(self, served) -> None:
         self.served = served
@@ -35,13 +37,14 @@ class ServerWatch:
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
+        self.elapsed = time.monotonic() - self.t0
         if self.served:
-            self.cpu = (self.served.cpu_seconds() - self.cpu0) / (time.monotonic() - self.t0)
+            self.cpu = (self.served.cpu_seconds() - self.cpu0) / self.elapsed
 
     def opened(self) -> None:
         """The tables are opened (every player loaded its page): from here on the
         memory that grows is the live tables' (connections, owners, play), not the
-        HTTP requests' (the allocator keeps what those freed for the tables to reuse)."""
+        HTTP requests')."""
         rss = self.served.rss_kb() if self.served else None
         self.opened_kb = self.live_peak_kb = rss
 
@@ -56,7 +59,7 @@ class ServerWatch:
 
 def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
             pace_ms: int, watch: ServerWatch, client_cpu: float,
-            processes: int = 1) -> dict:  # fmt: skip
+            processes: int = 1, proxy_cpu: float | None = None) -> dict:  # fmt: skip
     served = watch.served is not None
     per_table = (
         round((watch.peak_kb - watch.base_kb) / tables, 1)
@@ -91,8 +94,9 @@ def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
         "server_rss_kb_per_table": per_table,
         "server_rss_kb_per_live_table": per_live_table,
         "server_cpu": round(watch.cpu, 3) if served else None,
+        "proxy_cpu": proxy_cpu,
         "client_cpu": round(client_cpu, 3),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "load_average": load_average(),
     }
 
 
@@ -111,7 +115,7 @@ def line(f: dict) -> str:
     """One readable line of a run's figures."""
     return (
         f"{f['kind']} on {f['server']}"
-        + (f" x {f['processes']} processes" if f.get("processes", 1) > 1 else "")
+        + (f" x {f['processes']} table processes" if f["kind"] == "site" else "")
         + f": {f['tables']} tables x 4, pace {f['pace_ms']} ms, "
         f"{f['seconds']} s: flip->reveal p50 {f['flip_reveal_p50_ms']} ms p99 "
         f"{f['flip_reveal_p99_ms']} ms, skew p99 {f['reveal_skew_p99_ms']} ms, call->result "
@@ -121,5 +125,6 @@ def line(f: dict) -> str:
         f"ooo {f['out_of_order']}, "
         f"RSS/table {f['server_rss_kb_per_table']} kB "
         f"(live {f['server_rss_kb_per_live_table']} kB), server CPU {f['server_cpu']}, "
+        f"nginx CPU {f['proxy_cpu']}, "
         f"client CPU {f['client_cpu']}, load {f['load_average']}"
     )

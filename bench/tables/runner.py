@@ -14,7 +14,7 @@ from .players import Measures, Player, SimTable, now
 
 SEATS = 4
 #: Connections are opened over this long at most, 50 ms a table (a burst of
-#: handshakes is not play, and daphne drops a handshake not accepted within 5 s).
+#: handshakes is not play).
 RAMP_S = 15.0
 #: Samples are kept from this long after the last table has connected.
 SETTLE_S = 2.0
@@ -27,14 +27,17 @@ class Run:
     seconds: float
     pace_ms: int = 1000
     bare: bool = False
-    first: int = 0  # the number of this process's first table (names, groups)
-    #: several server processes: a table's players go to them in turn (the first seat
-    #: of table i to process i, the next to the next), so each table has players on
-    #: more than one; empty: everyone at ``url``
-    urls: tuple[str, ...] = ()
+    first: int = 0  # the number of this process's first table (names, groups, addresses)
 
-    def url_for(self, index: int, seat: int) -> str:
-        return self.urls[(index + seat) % len(self.urls)] if self.urls else self.url
+
+def household(index: int) -> str:
+    """The loopback address table ``index``'s four players come from: one address a
+    table, as four children at one home or school (nginx's limits count addresses).
+
+    >>> household(0), household(249), household(250)
+    ('127.1.0.1', '127.1.0.250', '127.1.1.1')
+    """
+    return f"127.1.{index // 250}.{index % 250 + 1}"
 
 
 def open_tables(run: Run) -> list[list[Browser]]:
@@ -42,7 +45,8 @@ def open_tables(run: Run) -> list[list[Browser]]:
     others load its page (each gets its session and CSRF cookie)."""
 
     def one(index: int) -> list[Browser]:
-        browsers = [Browser(run.url) for _ in range(SEATS)]
+        source = household(run.first + index)
+        browsers = [Browser(run.url, source=source) for _ in range(SEATS)]
         browsers[0].code = browsers[0].open_table(f"Bench {run.first + index}")
         for browser in browsers[1:]:
             browser.visit_table(browsers[0].code)
@@ -62,8 +66,7 @@ async def play(run: Run, seated: list[list[Browser]] | None, start_at: float) ->
         table = SimTable(measures, SEATS)
         tables.append(table)
         for seat in range(SEATS):
-            url = run.url_for(run.first + index, seat)
-            ws_base, origin = url.replace("http://", "ws://", 1), url.rstrip("/")
+            ws_base, origin = run.url.replace("http://", "ws://", 1), run.url.rstrip("/")
             if run.bare:
                 path, headers = f"/ws/bare/t{run.first + index}/", {}
                 hello, join = {"type": "hello", "seat": seat}, None
@@ -72,7 +75,10 @@ async def play(run: Run, seated: list[list[Browser]] | None, start_at: float) ->
                 path, headers = f"/ws/play/{browser.code}/", {"Cookie": browser.cookie_header()}
                 hello = {"type": "hello", "lang": "en"}
                 join = None if seat == 0 else {"type": "join", "name": f"P{seat}"}
-            player = Player(table, ws_base + path, headers, origin, run.pace_ms / 1000)
+            player = Player(
+                table, ws_base + path, headers, origin, run.pace_ms / 1000,
+                household(run.first + index),
+            )  # fmt: skip
             table.players = getattr(table, "players", []) + [player]
             delay = start_at + ramp * index / max(run.tables, 1) - now()
             tasks.append(asyncio.create_task(started_later(delay, player, hello, join, stop_at)))

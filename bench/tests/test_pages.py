@@ -1,30 +1,36 @@
-"""``manage.py bench_pages`` as README documents it: each page in each language timed
-against the bare view on a server it starts, JSON last."""
+"""``python -m bench.pages``: the site's pages through the production stack with the page
+workers under uvicorn and under gunicorn, each beside the bare view, JSON last."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
+import pytest
 
-from django.conf import settings
+from .helpers import refused, require_stack, run
 
 
-def test_bench_pages_times_every_page_in_both_languages_against_the_bare_view():
-    done = subprocess.run(
-        [sys.executable, "manage.py", "bench_pages", "--seconds", "0.5", "--clients", "2",
-         "--languages", "en,ta"],
-        cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=300, check=True,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "snapsite.test_settings"},
+@pytest.mark.server
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_pages_are_timed_under_both_page_servers_with_their_cpu_time_per_page():
+    require_stack()
+    lines, result = run(
+        "pages", "--servers", "uvicorn,gunicorn", "--pages", "home,replay", "--languages",
+        "en,ta", "--seconds", "0.6", "--rounds", "1", "--clients", "2",
     )  # fmt: skip
-    lines = done.stdout.strip().splitlines()
-    result = json.loads(lines[-1])
-    assert lines[0].startswith("bare view:") and result["bare_rps"] > 0 and result["rounds"] == 3
-    names = {"home", "rules", "glossary", "start", "learn", "walkthrough", "play", "replay"}
-    assert set(result["pages"]) == {f"{n}/{lang}" for n in names for lang in ("en", "ta")}
+    assert set(result["pages"]) == {"home/en", "home/ta", "replay/en", "replay/ta"}
     for key, page in result["pages"].items():
-        assert page["rps"] > 0 and page["bare_rps"] > 0 and page["ratio"] > 0, key
-        assert not page["errors"], key
-        assert set(page["statuses"]) == {"200"}, key
-        assert set(page["revisit_statuses"]) == {"304"}, key  # every page is kept
+        for server in ("uvicorn", "gunicorn"):
+            figures = page[server]
+            assert figures["rps"] > 0 and figures["bare_rps"] > 0, (key, server)
+            assert figures["cpu_us"] > 0 and figures["bare_cpu_us"] > 0, (key, server)
+            assert set(figures["statuses"]) == {"200"}, (key, server)
+            assert set(figures["revisit_statuses"]) == {"304"}, (key, server)  # pages are kept
+            assert not figures["errors"], (key, server)
+    summary = result["summary"]
+    assert summary["least_cpu_per_page"] in ("uvicorn", "gunicorn")
+    assert any(line.startswith("gunicorn: ") and "us CPU a page" in line for line in lines)
+
+
+def test_an_unknown_page_server_or_page_is_refused():
+    assert "--servers: among uvicorn, gunicorn" in refused("pages", "--servers", "daphne")
+    assert "--pages: among" in refused("pages", "--pages", "nowhere")
