@@ -49,6 +49,7 @@ async def bench(
     *,
     port: int,
     tables_measured: Processes,
+    proxy_measured: Processes,
     tables: int,
     phase_s: float,
     idle: int,
@@ -59,7 +60,7 @@ async def bench(
     phases: tuple[str, ...] = ABUSE_PHASES,
 ) -> dict:
     """The phases against nginx on 127.0.0.1:``port``; ``tables_measured``: the table
-    processes, whose memory is reported."""
+    processes, whose memory and CPU share are reported (nginx's: ``proxy_measured``)."""
     began = time.monotonic()
     # paced within the frame rate: each player sends one frame in 0.2 s at most
     long_game = GoodTable(port, 99, turn_limit=catch_up_turns, pause_s=0.1)
@@ -93,8 +94,10 @@ async def bench(
                 child.result()  # the abusers failed to start: say why
         try:
             start = time.monotonic()
+            cpu0 = (tables_measured.cpu_seconds(), proxy_measured.cpu_seconds())
             await asyncio.sleep(phase_s)
             end = time.monotonic()
+            cpu1 = (tables_measured.cpu_seconds(), proxy_measured.cpu_seconds())
             if child is not None:
                 for key, n in (await child).items():
                     counts.add(key, n)
@@ -109,10 +112,15 @@ async def bench(
         figures["slowest"] = [[round(ms, 1), _time_of_day(at)] for ms, at in sorted(timed)[-8:]]
         figures["from_s"] = round(start - began, 1)
         figures["client_lag_ms"] = client_lag.longest_ms(start, end)
+        figures["table_cpu"], figures["nginx_cpu"] = (
+            round((b - a) / (end - start), 2) if a is not None and b is not None else None
+            for a, b in zip(cpu0, cpu1, strict=True)
+        )
         figures["load_average"] = load_average()
         result["phases"][name] = figures
         say(f"{name:<12} p99 {figures['p99_ms']:>7} ms  moves {len(trips):>5}  "
-            f"table processes {figures['rss_mb']} MB  from {figures['from_s']} s  "
+            f"table processes {figures['rss_mb']} MB, CPU {figures['table_cpu']} (nginx "
+            f"{figures['nginx_cpu']})  from {figures['from_s']} s  "
             f"client's longest delay {figures['client_lag_ms']} ms  "
             f"load {figures['load_average'][0]}")  # fmt: skip
 
@@ -174,7 +182,15 @@ def main(*, say: Callable[[str], None], table_processes: int = 2, **sizes) -> di
         measured = processes_named(stack, "table")
         pids = [p.pid for n, p in stack.processes.items() if n.startswith("table")]
         say(f"stack at {stack.url}, table process pids {pids}")
-        result = asyncio.run(bench(port=stack.port, tables_measured=measured, say=say, **sizes))
+        result = asyncio.run(
+            bench(
+                port=stack.port,
+                tables_measured=measured,
+                proxy_measured=processes_named(stack, "nginx"),
+                say=say,
+                **sizes,
+            )
+        )
     result["table_processes"] = table_processes
     result["load_average"] = {"before": load_before, "after": load_average()}
     say(f"abuse counts: {result['abuse']}")

@@ -144,7 +144,8 @@ def find_max(args: argparse.Namespace, targets: list[Target]) -> dict:
     nothing lost, duplicated, reordered or cut and no client failing; a run that does
     not hold is run once more (a shared machine's hiccup is not a maximum). A target's
     maximum is its last step held before the first step it failed twice; the steps go
-    on until every target has failed (or --max-steps, MAX_TABLES)."""
+    on until every target has failed (or --max-steps, MAX_TABLES). Each target's tables
+    per core by CPU time, the mean of its steps, goes beside the maximum."""
     step = args.step or args.tables
     best: dict[str, dict | None] = {t.name: None for t in targets}
     failed_at: dict[str, int | None] = {t.name: None for t in targets}
@@ -168,18 +169,25 @@ def find_max(args: argparse.Namespace, targets: list[Target]) -> dict:
             row[target.name] = {
                 "held": held(result),
                 "flip_reveal_p99_ms": result["flip_reveal_p99_ms"],
+                "flip_reveal_p50_ms": result["flip_reveal_p50_ms"],
                 "server_cpu": result["server_cpu"],
+                "tables_per_core": result["tables_per_core"],
                 "load_average": result["load_average"],
             }
         steps.append(row)
         print(f"step {tables} tables: " + ", ".join(
             f"{name} {'held' if row[name]['held'] else 'failed'} "
-            f"(p99 {row[name]['flip_reveal_p99_ms']} ms, load {row[name]['load_average'][0]})"
+            f"(p99 {row[name]['flip_reveal_p99_ms']} ms, {row[name]['tables_per_core']} "
+            f"tables/core by CPU, load {row[name]['load_average'][0]})"
             for name in best if name in row
         ), flush=True)  # fmt: skip
         tables += step
     most = {name: (result["tables"] if result else 0) for name, result in best.items()}
     bare = most.get("bare", 0)
+    per_core = {name: [row[name]["tables_per_core"] for row in steps if name in row]
+                for name in best}  # fmt: skip
+    per_core = {name: round(sum(n) / len(n)) if n and None not in n else None
+                for name, n in per_core.items()}  # fmt: skip
     summary = {
         "target_p99_ms": HELD_P99_MS,
         "step": step,
@@ -187,6 +195,7 @@ def find_max(args: argparse.Namespace, targets: list[Target]) -> dict:
         "ratio_to_bare": {
             name: round(n / bare, 2) if bare else None for name, n in most.items() if name != "bare"
         },
+        "tables_per_core": per_core,
         "failed_at": failed_at,
         "steps": steps,
         "best": best,
@@ -194,7 +203,8 @@ def find_max(args: argparse.Namespace, targets: list[Target]) -> dict:
     print(
         f"most tables within p99 {HELD_P99_MS:g} ms (steps of {step}): "
         + ", ".join(f"{name} {n}" for name, n in most.items())
-        + f"; ratio to bare {summary['ratio_to_bare']}; failed at {failed_at}",
+        + f"; ratio to bare {summary['ratio_to_bare']}; failed at {failed_at}; "
+        f"tables per core by CPU (mean of the steps) {per_core}",
         flush=True,
     )
     return summary

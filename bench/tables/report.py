@@ -94,6 +94,10 @@ def figures(m: Measures, *, kind: str, server: str, tables: int, seconds: float,
         "server_rss_kb_per_table": per_table,
         "server_rss_kb_per_live_table": per_live_table,
         "server_cpu": round(watch.cpu, 3) if served else None,
+        # the tables one core of the server would hold at this pace, by CPU time alone:
+        # steadier than a latency on a shared machine, whose other processes delay
+        # every frame without taking the server's CPU time
+        "tables_per_core": round(tables / watch.cpu) if served and watch.cpu > 0 else None,
         "proxy_cpu": proxy_cpu,
         "client_cpu": round(client_cpu, 3),
         "load_average": load_average(),
@@ -120,7 +124,8 @@ def line(f: dict) -> str:
         f"{f['seconds']} s: flip->reveal p50 {f['flip_reveal_p50_ms']} ms p99 "
         f"{f['flip_reveal_p99_ms']} ms, skew p99 {f['reveal_skew_p99_ms']} ms, call->result "
         f"p99 {f['call_result_p99_ms']} ms, echo p99 {f['echo_p99_ms']} ms, "
-        f"{f['frames_per_s']} frames/s, errors {f['errors']} {f['error_codes'] or ''}, "
+        f"{f['frames_per_s']} frames/s, {f['tables_per_core']} tables/core by CPU, "
+        f"errors {f['errors']} {f['error_codes'] or ''}, "
         f"lost {f['lost']} cut {f['cut_at_end']} dup {f['duplicated']} "
         f"ooo {f['out_of_order']}, "
         f"RSS/table {f['server_rss_kb_per_table']} kB "

@@ -26,6 +26,7 @@ def test_find_max_plays_the_stack_and_the_bare_broadcast_side_by_side_with_nothi
     assert lines[0].startswith("site on stack x 1 table processes: 2 tables x 4")
     assert lines[1].startswith("bare on uvicorn alone: 2 tables x 4")
     assert set(result["steps"][0]) == {"tables", "site x1", "bare"}
+    assert all(result["steps"][0][name]["tables_per_core"] > 0 for name in ("site x1", "bare"))
     for name, best in result["best"].items():
         if best is None:  # not held on a busy machine: still measured, side by side
             continue
