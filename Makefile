@@ -10,7 +10,8 @@ HOST ?= 127.0.0.1
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run dev test setup install messages messages-update migrate content stack bench clean
+.PHONY: run dev test setup install messages messages-update migrate content stack clean \
+	bench bench-engine bench-lease bench-tables bench-abuse bench-pages bench-smoke
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,8 +55,32 @@ test: setup
 stack: setup
 	$(BIN)/python -m deploy.stack
 
-bench: install
-	$(BIN)/python -m games.engine.bench
+# Benchmarks (bench/, docs/benchmarks.md): each prints a line per measurement, JSON last.
+# Options go in ARGS, e.g. make bench-tables ARGS="--tables 5 --seconds 10".
+# The stack's ones need nginx, PostgreSQL and Redis on 127.0.0.1, as `make stack` does.
+ARGS ?=
+TABLES_FIND_MAX := --find-max --table-processes 1,2 --tables 10 --step 10
+
+bench: bench-engine
+
+bench-engine: install
+	$(BIN)/python -m bench.engine $(ARGS)
+
+bench-lease: install
+	$(BIN)/python -m bench.lease $(ARGS)
+
+bench-tables: setup
+	$(BIN)/python -m bench.tables $(or $(ARGS),$(TABLES_FIND_MAX))
+
+bench-abuse: setup
+	$(BIN)/python -m bench.abuse $(ARGS)
+
+bench-pages: setup
+	$(BIN)/python -m bench.pages $(ARGS)
+
+# The benchmarks' own tests, at smoke sizes (not part of `make test`).
+bench-smoke: setup
+	DEBUG=1 $(BIN)/python -m pytest bench
 
 clean:
 	rm -rf $(VENV) staticfiles test-output

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -28,6 +29,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from deploy.nginx_conf import render
@@ -103,7 +105,12 @@ class Stack:
         database_url: str = DEFAULT_DATABASE_URL,
         redis_url: str = DEFAULT_REDIS_URL,
         settings: dict[str, str] | None = None,
+        page_command: Callable[[int], list[str]] = page_worker_command,
+        per_address_limits: bool = True,
     ) -> None:
+        """``page_command`` and ``per_address_limits`` are for benchmarks: another page
+        server to compare, and nginx without its per-address limits (a benchmark's
+        clients share one address, and it measures the servers, not the proxy's limit)."""
         if pages < 1 or tables < 1:
             raise StackError("at least one page worker and one table process are needed")
         self.workdir = workdir
@@ -113,6 +120,8 @@ class Stack:
         self.database_url = database_url
         self.redis_url = redis_url
         self.settings = settings or {}
+        self.page_command = page_command
+        self.per_address_limits = per_address_limits
         self.processes: dict[str, subprocess.Popen] = {}
         self.url = f"http://127.0.0.1:{port}"
 
@@ -163,7 +172,7 @@ class Stack:
         self.manage("collectstatic", "--noinput", "-v", "0")
         try:
             for index, port in enumerate(self.page_ports):
-                self._spawn(f"page-{index}", page_worker_command(port))
+                self._spawn(f"page-{index}", self.page_command(port))
             for index, port in enumerate(self.table_ports):
                 self._spawn(f"table-{index}", table_process_command(port))
             for name in list(self.processes):
@@ -199,16 +208,21 @@ class Stack:
             time.sleep(0.1)
         raise StackError(f"{name} did not listen within {timeout:.0f} s")
 
+    def nginx_conf(self) -> str:
+        """The site's nginx configuration for this stack's ports."""
+        conf = render(
+            listen=f"127.0.0.1:{self.port}",
+            static_root=self.workdir / "static",
+            pages=[f"127.0.0.1:{p}" for p in self.page_ports],
+            tables=[f"127.0.0.1:{p}" for p in self.table_ports],
+        )
+        if not self.per_address_limits:
+            conf = re.sub(r"(?m)^\s*limit_(conn|req) .*\n", "", conf)
+        return conf
+
     def _start_nginx(self, nginx: str) -> None:
         (self.workdir / "tmp").mkdir(exist_ok=True)
-        (self.workdir / "snap.conf").write_text(
-            render(
-                listen=f"127.0.0.1:{self.port}",
-                static_root=self.workdir / "static",
-                pages=[f"127.0.0.1:{p}" for p in self.page_ports],
-                tables=[f"127.0.0.1:{p}" for p in self.table_ports],
-            )
-        )
+        (self.workdir / "snap.conf").write_text(self.nginx_conf())
         mime = "/etc/nginx/mime.types"
         # nginx's workers run as the user who started the stack (under root they would
         # switch to nobody, who may not read a folder in root's own temporary space)
@@ -255,7 +269,7 @@ class Stack:
         """Start a killed page worker or table process again on its port."""
         port = self.port_of(name)
         command = (
-            page_worker_command(port) if name.startswith("page") else table_process_command(port)
+            self.page_command(port) if name.startswith("page") else table_process_command(port)
         )
         self._spawn(name, command)
         self._wait_listening(name)

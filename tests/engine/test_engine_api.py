@@ -40,7 +40,7 @@ from games.engine import (
     view,
 )
 
-from .helpers import kinds, play, table
+from .helpers import play, table
 
 ENGINE_DIR = Path(engine.__file__).parent
 
@@ -76,8 +76,6 @@ def test_engine_reads_no_clock_global_random_or_io():
         r"\b(time\.time|datetime\.now|random\.(random|randint|shuffle|choice)\(|open\(|print\()"
     )
     for path in ENGINE_DIR.rglob("*.py"):
-        if path.name == "bench.py":  # the benchmark command measures and prints
-            continue
         assert not banned.search(path.read_text()), path.name
 
 
@@ -346,15 +344,6 @@ def test_game_state_is_a_dataclass_with_the_documented_fields():
     names = {f.name for f in fields(GameState)}
     assert {"players", "options", "dealer", "face_down", "face_up", "pot", "to_play",
             "last_turned", "race", "seq", "turns", "winner", "over", "draw"} <= names  # fmt: skip
-
-
-def test_bench_prints_json_last(capsys):
-    from games.engine import bench
-
-    assert bench.deep_size((1, 2)) > 0
-    state, _ = play_bot_game(4, 1, BotLevel.QUICK, Options(turn_limit=100))
-    assert bench.deep_size(state) < 20000
-    assert kinds([]) == []
 
 
 def test_race_is_cancelled_when_a_penalty_took_the_last_card_of_a_matching_pile():
