@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from deploy.nginx_conf import render
-from deploy.processes import page_worker_command, table_process_command
+from deploy.processes import PROCESS_ENV, page_worker_command, table_process_command
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/snap_stack"
@@ -144,6 +144,7 @@ class Stack:
             "SECURE_SSL_REDIRECT": "0",
             "SECURE_HSTS_SECONDS": "0",
             "SECURE_COOKIES": "0",
+            **PROCESS_ENV,
             **self.settings,
         }
         env.pop("DJANGO_SETTINGS_MODULE", None)

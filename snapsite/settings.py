@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "snapsite.forwarded.ForwardedClientAddress",
     "django.middleware.security.SecurityMiddleware",
     "games.csp.ContentSecurityPolicyMiddleware",
     # Compresses what Django serves (static files: WhiteNoise's own compressed copies).
@@ -224,6 +225,11 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# The proxy's own addresses: from them X-Forwarded-For gives the client's address
+# (snapsite/forwarded.py); empty (make run): the TCP peer is the client.
+FORWARDED_ALLOW_IPS = [
+    a.strip() for a in os.environ.get("FORWARDED_ALLOW_IPS", "").split(",") if a.strip()
+]
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_flag("BEHIND_TLS_PROXY") else None
 )

@@ -221,3 +221,20 @@ def test_the_proxy_serves_static_files_itself_with_long_caching(stack):
     with urllib.request.urlopen(f"{stack.url}{css}") as answer:
         assert "immutable" in answer.headers["Cache-Control"]
         assert answer.headers["Server"] == "nginx"
+
+
+def test_tables_opened_through_the_proxy_count_against_the_childs_own_address(stack):
+    """gunicorn's page workers see nginx's address; the table is counted for the address
+    nginx saw (X-Forwarded-For, believed from the proxy only)."""
+    from tests.tables.test_table_limits_server import Browser
+
+    code = Browser(stack.port, source="127.0.0.7").open_table()
+    assert isinstance(code, str), code
+    script = (
+        f"from games.models import Table; print(Table.objects.get(code='{code}').opener_address)"
+    )
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", script],
+        env=stack.env(), cwd=ROOT, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    assert out.stdout.split()[-1] == "127.0.0.7"
