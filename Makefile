@@ -3,14 +3,19 @@
 #   make test   set everything up and run the whole test suite
 # make run HOST=0.0.0.0 serves the classroom network and prints the address to type;
 # make dev is make run with Django's debug pages (development only).
+# make test-fast runs the quick tier: the tests that need no browser, no server process
+# and no Redis or PostgreSQL (their marks: pyproject.toml). Both run the tests in
+# TEST_WORKERS processes (pytest-xdist; make test TEST_WORKERS=0 runs them in this one).
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8000
 HOST ?= 127.0.0.1
+TEST_WORKERS ?= 4
+PYTEST := DEBUG=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run dev test setup install messages messages-update migrate content bench clean
+.PHONY: run dev test test-fast setup install messages messages-update migrate content bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,7 +52,15 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run -v 0
-	DEBUG=1 $(BIN)/python -m pytest
+	$(PYTEST)
+
+test-fast: setup
+	$(PYTEST) -m "not browser and not server and not postgres and not redis"
+
+# A run starts many Python processes (workers, servers, manage.py): each reads its
+# compiled modules, and pytest its rewritten tests, from __pycache__ instead of
+# compiling them again.
+test test-fast: export PYTHONDONTWRITEBYTECODE =
 
 bench: install
 	$(BIN)/python -m games.engine.bench

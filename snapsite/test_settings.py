@@ -4,9 +4,19 @@ DEBUG stays off as in production; only what a test client cannot do
 (HTTPS, a collected static manifest) is relaxed.
 """
 
+import atexit
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
+if not os.environ.get("CACHE_DIR"):
+    # A file cache of this test process's own (each xdist worker has one), which the
+    # servers its tests start inherit: a test empties it (tests/conftest.py) without
+    # emptying another worker's, or the cache of a site served from this folder.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    os.environ["CACHE_DIR"] = tempfile.mkdtemp(prefix=f"snapsite-test-cache-{worker}-")
+    atexit.register(shutil.rmtree, os.environ["CACHE_DIR"], ignore_errors=True)
 
 from .settings import *  # noqa: E402,F403
 from .settings import STORAGES  # noqa: E402

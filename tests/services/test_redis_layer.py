@@ -11,11 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from snapsite.redis_layer import BoundedPubSubChannelLayer
-from tests.conftest import require
+from tests.conftest import redis_test_url, require
 from tests.services.test_production_services import REDIS_HOST, REDIS_PORT, reachable
 
 pytestmark = pytest.mark.redis
-URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/5"
+URL = redis_test_url(0, REDIS_HOST, REDIS_PORT)
 
 
 def run_in_thread(work):

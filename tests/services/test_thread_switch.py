@@ -28,10 +28,12 @@ def served_switch_interval(**env: str) -> float:
     return float(done.stdout.split()[-1])
 
 
+@pytest.mark.server
 def test_the_served_site_switches_threads_every_millisecond():
     assert served_switch_interval() == pytest.approx(0.001)
 
 
+@pytest.mark.server
 def test_the_setting_sets_the_interval_and_zero_leaves_pythons_default():
     assert served_switch_interval(THREAD_SWITCH_INTERVAL_MS="2.5") == pytest.approx(0.0025)
     assert served_switch_interval(THREAD_SWITCH_INTERVAL_MS="0") == pytest.approx(0.005)

@@ -251,6 +251,7 @@ def answered(sock: socket.socket) -> bool:
         sock.close()
 
 
+@pytest.mark.server
 def test_daphne_reads_a_burst_a_few_at_a_time_and_closes_what_passes_the_limit(tmp_path):
     env, code = site_with_table(
         tmp_path, CREATE, CONNECTIONS_NEW_PER_TURN="2", CONNECTIONS_WAITING_PER_ADDRESS="20"

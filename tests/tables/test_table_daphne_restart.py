@@ -13,11 +13,15 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from games.engine import Card, Record, final_state
 from games.tables.protocol import options_from_json
 from games.tables.store import stored_action
 
 from .wsclient import WebSocketClosed, WSClient
+
+pytestmark = pytest.mark.server
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,6 +15,8 @@ import pytest
 from .test_table_daphne_restart import ROOT, free_port, site_with_table, start_daphne
 from .wsclient import WebSocketClosed, WSClient
 
+pytestmark = pytest.mark.server
+
 CREATE = """
 from games import tables
 from games.engine import BotLevel, Options

@@ -20,8 +20,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from .test_table_daphne_restart import CREATE, ROOT, free_port, site_with_table
 from .wsclient import WebSocketClosed, WSClient
+
+pytestmark = pytest.mark.server
 
 PROBE = """
 import collections, gc, json, os, signal, sys
