@@ -11,8 +11,8 @@ VENV ?= .venv
 PORT ?= 8000
 HOST ?= 127.0.0.1
 TEST_WORKERS ?= 4
-PYTEST := DEBUG=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 BIN := $(VENV)/bin
+PYTEST := DEBUG=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 STAMP := $(VENV)/.installed
 
 .PHONY: run dev test test-fast setup install messages messages-update migrate content bench clean
