@@ -10,12 +10,14 @@ import shutil
 import tempfile
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
-if not os.environ.get("CACHE_DIR"):
-    # A file cache of this test process's own (each xdist worker has one), which the
-    # servers its tests start inherit: a test empties it (tests/conftest.py) without
-    # emptying another worker's, or the cache of a site served from this folder.
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    os.environ["CACHE_DIR"] = tempfile.mkdtemp(prefix=f"snapsite-test-cache-{worker}-")
+# A file cache of each test process's own (each xdist worker has one; the workers
+# inherit the environment of the process that starts them), which the servers its tests
+# start inherit: a test empties it (tests/conftest.py) without emptying another
+# worker's, or the cache of a site served from this folder.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+if os.environ.get("TEST_CACHE_OWNER") != _worker:
+    os.environ["TEST_CACHE_OWNER"] = _worker
+    os.environ["CACHE_DIR"] = tempfile.mkdtemp(prefix=f"snapsite-test-cache-{_worker}-")
     atexit.register(shutil.rmtree, os.environ["CACHE_DIR"], ignore_errors=True)
 
 from .settings import *  # noqa: E402,F403

@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from games.play.bench.browser import TOKEN, Browser
 
 from .test_table_daphne_restart import CREATE, site_with_table
 from .test_ws_cycles import PROBE, garbage_found, probed_daphne
+
+pytestmark = pytest.mark.server
 
 #: The probe of test_ws_cycles.py, freeing what it found (a report shows only what was
 #: left since the one before) and leaving none of its own (``json.dump`` encodes with
