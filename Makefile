@@ -3,15 +3,20 @@
 #   make test   set everything up and run the whole test suite
 # make run HOST=0.0.0.0 serves the classroom network and prints the address to type;
 # make dev is make run with Django's debug pages (development only).
+# make test-fast runs the quick tier: the tests that need no browser, no server process
+# and no Redis or PostgreSQL (their marks: pyproject.toml). Both run the tests in
+# TEST_WORKERS processes (pytest-xdist; make test TEST_WORKERS=0 runs them in this one).
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8000
 HOST ?= 127.0.0.1
+TEST_WORKERS ?= 4
 BIN := $(VENV)/bin
+PYTEST := DEBUG=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 STAMP := $(VENV)/.installed
 
-.PHONY: run dev test setup install messages messages-update migrate content stack clean \
-	bench bench-engine bench-lease bench-tables bench-abuse bench-pages bench-smoke
+.PHONY: run dev test test-fast setup install messages messages-update migrate content \
+	stack clean bench bench-engine bench-lease bench-tables bench-abuse bench-pages bench-smoke
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +53,15 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run -v 0
-	DEBUG=1 $(BIN)/python -m pytest
+	$(PYTEST)
+
+test-fast: setup
+	$(PYTEST) -m "not browser and not server and not postgres and not redis"
+
+# A run starts many Python processes (workers, servers, manage.py): each reads its
+# compiled modules, and pytest its rewritten tests, from __pycache__ instead of
+# compiling them again.
+test test-fast: export PYTHONDONTWRITEBYTECODE =
 
 # The production stack on 127.0.0.1:8080 (nginx, page workers, table processes,
 # PostgreSQL and Redis): docs/deploy.md.

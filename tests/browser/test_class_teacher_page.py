@@ -1,4 +1,4 @@
-"""The teacher's page of a class table in real browsers, against daphne: a student's
+"""The teacher's page of a class table in real browsers, against the site's server: a student's
 lost connection is told to the teacher first, at the top of the page, in view; and every
 game the class played stays on the page with its replay, lesson and sheet."""
 

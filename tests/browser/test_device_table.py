@@ -10,15 +10,17 @@ covered, and no two parts of the board overlapping."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import manage, table_made
+from tests.browser.conftest import manage
 
 pytestmark = pytest.mark.browser
 
@@ -44,24 +46,36 @@ def new_session(env: dict) -> str:
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 
 
-def device_table(env: dict, key: str, people: list[tuple[str, str]], **settings: str) -> str:
+def device_table(env: dict, people: list[tuple[str, str]], **settings: str) -> tuple[str, str]:
     """A table on one device in the served site's database, opened as the lobby opens
-    one: ``people`` (name, language) on its first seats, all held by the browser session
-    ``key``; ``settings`` as for ``tables.table_open_device`` (Python source:
-    ``levels="[BotLevel.STEADY]"``, ``beat_ms="None"`` for people turning their cards)."""
+    one for a new browser session: ``people`` (name, language) on its first seats, all
+    held by that session; ``settings`` as for ``tables.table_open_device`` (Python
+    source: ``levels="[BotLevel.STEADY]"``, ``beat_ms="None"`` for people turning their
+    cards). Returns (session key, table code), made by one ``manage.py`` process."""
     source = ", ".join(f"{k}={v}" for k, v in settings.items())
-    return table_made(
-        env, f"tables.table_open_device(session_key={key!r}, people={people!r}, {source})"
+    code = (
+        "from django.contrib.sessions.backends.db import SessionStore; "
+        "from games import tables; from games.engine import BotLevel, Options; "
+        "from tests.tables.helpers import stacked_deck; "
+        "s = SessionStore(); s.create(); "
+        "print(s.session_key, "
+        f"tables.table_open_device(session_key=s.session_key, people={people!r}, {source}))"
     )
+    key, table = manage(env, "shell", "-c", code).strip().splitlines()[-1].split()
+    return key, table
 
 
 def stored_events(env: dict, code: str) -> list[dict]:
-    """The table's events as the server stored them (code and params), in order."""
-    source = (
-        "import json; from games.models import TableEvent; "
-        f"print(json.dumps([e.data for e in TableEvent.objects.filter(table__code={code!r})]))"
-    )
-    return json.loads(manage(env, "shell", "-c", source).strip().splitlines()[-1])
+    """The table's events as the server stored them (code and params), in order: read
+    from the site's SQLite file, as often as a test looks, without a Django process."""
+    path = env["DATABASE_URL"].removeprefix("sqlite:///")
+    with contextlib.closing(sqlite3.connect(path, timeout=20)) as conn:
+        rows = conn.execute(
+            "select e.data from games_tableevent e join games_table t on t.id = e.table_id"
+            " where t.code = ? order by e.seq",
+            (code,),
+        ).fetchall()
+    return [json.loads(data) for (data,) in rows]
 
 
 def refused(text: str) -> bool:
@@ -75,8 +89,7 @@ def tablet(chromium, site_url, site_env):
     contexts = []
 
     def open_page(people, *, lang="en", size=(768, 1024), **settings):
-        key = new_session(site_env)
-        code = device_table(site_env, key, people, **settings)
+        key, code = device_table(site_env, people, **settings)
         width, height = size
         context = chromium.new_context(
             viewport={"width": width, "height": height}, has_touch=True, locale=lang

@@ -1,4 +1,4 @@
-"""The opener of a table on a phone shares its link, against daphne: the phone has no
+"""The opener of a table on a phone shares its link, against the site's server: the phone has no
 room for the link itself, so one button sends it, through the phone's share sheet (the
 Web Share API) where there is one and to the clipboard otherwise; the link has no
 language (``/play/CODE/``), so the friend's device opens it in its own."""

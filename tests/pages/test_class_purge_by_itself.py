@@ -72,12 +72,14 @@ def test_the_launcher_purges_with_the_servers_environment_before_serving(
     assert serve.purge_command()[1:] == [str(serve.BASE_DIR / "manage.py"), "purge_classes"]
 
 
+@pytest.mark.server
 def test_the_launcher_tells_what_purge_classes_said(monkeypatch):
     script = "print('Deleted 2 class table(s) older than 30 days.')"
     monkeypatch.setattr(serve, "purge_command", lambda: [sys.executable, "-c", script])
     assert serve.purge_old_classes({}) == "Deleted 2 class table(s) older than 30 days."
 
 
+@pytest.mark.server
 @pytest.mark.parametrize(
     ("command", "told"),
     [

@@ -60,6 +60,7 @@ def test_content_status_is_clean_on_a_consistent_tree(tree):
     assert listed(output) == set()
 
 
+@pytest.mark.server
 def test_changing_an_english_unit_reports_the_five_translations_stale(tree):
     directory, locale = tree
     edit_english(directory, "- Anyone can call", "- Everyone may call. Anyone can call")

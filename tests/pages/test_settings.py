@@ -2,7 +2,10 @@ import os
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
+
+pytestmark = pytest.mark.server
 
 PRODUCTION_ENV = {
     "DEBUG": "0",

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.conf import settings
 
-from tests.conftest import require
+from tests.conftest import redis_test_url, require
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
@@ -40,6 +40,7 @@ def postgres_database():
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.mark.server
 @pytest.mark.postgres
 def test_content_loads_into_postgresql_twice_and_pages_render(postgres_database):
     env = {
@@ -75,7 +76,7 @@ def test_redis_channel_layer_delivers_a_group_message():
     from channels_redis.core import RedisChannelLayer
 
     async def round_trip():
-        layer = RedisChannelLayer(hosts=[f"redis://{REDIS_HOST}:{REDIS_PORT}/5"])
+        layer = RedisChannelLayer(hosts=[redis_test_url(0, REDIS_HOST, REDIS_PORT)])
         channel = await layer.new_channel()
         group = f"table-{uuid.uuid4().hex[:6]}"
         await layer.group_add(group, channel)

@@ -13,7 +13,7 @@ from tests.services.test_production_services import (  # noqa: F401 (a fixture)
 
 from .postgres_script import run_on_postgres
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
 RACE = r"""
 import json, threading, time

@@ -12,7 +12,7 @@ from tests.services.test_production_services import (  # noqa: F401 (a fixture)
 
 from .postgres_script import run_on_postgres
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.server]
 
 BUSY = r"""
 import asyncio, json, time

@@ -31,6 +31,8 @@ from tests.services.test_production_services import (  # noqa: F401 (a fixture)
 from .test_table_server_restart import site_with_table
 from .wsclient import WebSocketClosed, WSClient
 
+pytestmark = pytest.mark.server
+
 PRACTICE = {"name": "Ana", "computers": "1", "level_1": "beginner"}
 OPEN = {
     "name": "Ben",

@@ -12,12 +12,12 @@ from channels.layers import channel_layers, get_channel_layer
 from games import tables
 from games.engine import Options
 from games.tables import registry
-from tests.conftest import require
+from tests.conftest import redis_test_url, require
 from tests.services.test_production_services import REDIS_HOST, REDIS_PORT, reachable
 
 from .helpers import assert_frames_safe, player, stacked_deck, stored_record
 
-REDIS_TEST_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/6"
+REDIS_TEST_URL = redis_test_url(1, REDIS_HOST, REDIS_PORT)
 
 
 @pytest.fixture

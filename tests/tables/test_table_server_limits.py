@@ -16,6 +16,8 @@ from tests.servers import free_port, start_site_server
 from .test_table_server_restart import site_with_table
 from .wsclient import WebSocketClosed, WSClient
 
+pytestmark = pytest.mark.server
+
 CREATE = """
 from games import tables
 from games.engine import BotLevel, Options

@@ -11,12 +11,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from games.engine import Card, Record, final_state
 from games.tables.protocol import options_from_json
 from games.tables.store import stored_action
 from tests.servers import ROOT, free_port, start_site_server
 
 from .wsclient import WebSocketClosed, WSClient
+
+pytestmark = pytest.mark.server
 
 CREATE = """
 from games import tables

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from tests.conftest import require
+from tests.conftest import redis_test_url, require
 from tests.servers import ROOT, free_port, start_site_server
 from tests.services.test_production_services import (  # noqa: F401 (a fixture)
     PG_HOST,
@@ -28,7 +28,7 @@ from tests.services.test_production_services import (  # noqa: F401 (a fixture)
 
 from .wsclient import WebSocketClosed, WSClient
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres]
+pytestmark = [pytest.mark.server, pytest.mark.redis, pytest.mark.postgres]
 
 CREATE = """
 from django.contrib.sessions.backends.db import SessionStore
@@ -78,7 +78,7 @@ def two_servers(postgres_database, tmp_path):  # noqa: F811 (the fixture above)
         **os.environ,
         "DEBUG": "1",
         "DATABASE_URL": postgres_database,
-        "REDIS_URL": f"redis://{REDIS_HOST}:{REDIS_PORT}/5",
+        "REDIS_URL": redis_test_url(0, REDIS_HOST, REDIS_PORT),
     }
     env.pop("DJANGO_SETTINGS_MODULE", None)
     manage = [sys.executable, str(ROOT / "manage.py")]
