@@ -1,6 +1,7 @@
 """The rules page says the true thing in every language: a penalty on one's own turn skips
 players who are out (RULES R14 D), and a blocked Snap Pot can still be won only while
-some rank has three cards outside it; once none has, it never can (R18 D)."""
+some rank has three cards outside it; once none has, it never can (R18 D). The glossary
+says that second case too, with the same words."""
 
 from __future__ import annotations
 
@@ -47,6 +48,16 @@ def rules_section(client, lang: str, slug: str) -> str:
     return re.sub(r"<[^>]+>", "", match.group(1))
 
 
+def glossary_entry(client, lang: str, slug: str) -> str:
+    """The text of the glossary entry ``slug`` on the ``lang`` glossary page, tags taken out
+    (the language the page turned on is turned off again afterwards)."""
+    with translation.override(lang):
+        html = client.get(f"/{lang}/glossary/").content.decode()
+    match = re.search(rf'<div class="glossary-entry" id="{slug}">(.*?)</div>', html, re.S)
+    assert match, slug
+    return re.sub(r"<[^>]+>", "", match.group(1))
+
+
 @pytest.mark.parametrize("lang", LANGUAGE_CODES)
 def test_the_mistakes_section_says_a_penalty_on_ones_own_turn_skips_players_who_are_out(
     client, content, lang
@@ -60,3 +71,10 @@ def test_the_stuck_pot_section_tells_both_cases_of_a_blocked_pot(client, content
     stuck_pot = rules_section(client, lang, "stuck-pot")
     assert [words for words in BLOCKED_POT_CASES[lang] if words not in stuck_pot] == []
     assert "never lost" not in stuck_pot
+
+
+@pytest.mark.parametrize("lang", LANGUAGE_CODES)
+def test_the_glossary_says_when_a_blocked_pot_can_never_be_won_again(client, content, lang):
+    blocked_pot = glossary_entry(client, lang, "blocked-pot")
+    never_again = BLOCKED_POT_CASES[lang][1]
+    assert never_again in blocked_pot
