@@ -23,7 +23,7 @@ SKIPS_PLAYERS_WHO_ARE_OUT = {
     "mr": ["त्या खेळाडूकडे एकही पत्ता उरला नसेल", "उजवीकडच्या पुढच्या, अजून पत्ते असलेल्या"],
     "he": ["אם לשחקן שמימינכם לא נשארו קלפים", "הקרוב ביותר מימינכם שעדיין יש לו קלפים"],
     "ta": ["அந்த வீரரிடம் சீட்டுகள் எதுவும் இல்லையென்றால்", "இன்னும் சீட்டுகள் உள்ள அடுத்த வீரருக்கு"],
-    "hr": ["Ako igrač s vaše desne strane nema više karata, preskače se", "koji još ima karte"],
+    "hr": ["Ako je taj igrač izvan igre (nema više karata), preskače se", "koji još ima karte"],
 }
 
 #: The two cases of a blocked pot (R18 D): it can still be won (three cards of one rank
