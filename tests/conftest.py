@@ -87,6 +87,15 @@ def content(db):
 
 
 @pytest.fixture(autouse=True)
+def no_language_left_active():
+    """Each test starts in the default language, whatever an earlier test of this
+    process left active (in a parallel run the earlier tests differ from run to run)."""
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_caches():
     """Each test starts with empty caches: a page kept by one test (under a content
     version) must not be served to the next, whose database was rolled back. (The
