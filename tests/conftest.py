@@ -16,6 +16,7 @@ Under pytest-xdist each worker keeps its own state: its file cache
 """
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -136,3 +137,21 @@ def processes_need_the_server_mark(request, monkeypatch):
         start(self, args, *rest, **options)
 
     monkeypatch.setattr(subprocess.Popen, "__init__", start_unless_python)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium, one per test process for every test that needs it (two
+    Playwright sync instances on one thread refuse to start)."""
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    require(
+        shutil.which(CHROMIUM) is not None or Path(CHROMIUM).exists(),
+        f"Chromium not found at {CHROMIUM} (apt-get install chromium)",
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

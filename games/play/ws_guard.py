@@ -38,7 +38,6 @@ server gives it, so it needs nothing of a particular server. Connection-level de
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import time
@@ -113,7 +112,7 @@ class _Outbox:
 
     def __init__(self, send, limit: int, on_cut) -> None:
         self._send = send
-        self._items: collections.deque[dict] = collections.deque()
+        self._items: list[dict] = []  # a few at most (bounded in bytes)
         self._bytes = 0
         self._limit = limit
         self._sender: asyncio.Task | None = None
@@ -145,7 +144,7 @@ class _Outbox:
                     self._stop()
                     return
                 if self._items and self._items[0] is message:
-                    self._items.popleft()
+                    self._items.pop(0)
                     self._bytes -= _size(message)
         finally:
             self._sender = None

@@ -4,7 +4,6 @@ driven by Playwright."""
 
 import contextlib
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -15,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from snapsite.serve import server_command
-from tests.conftest import require
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -136,20 +134,6 @@ def join_by_code(page, url: str, lang: str, code: str, name: str, done=()) -> No
     page.locator("#join-name").fill(name)
     page.locator("#join-name").press("Enter")
     page.locator(".seat.learner").wait_for()
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    require(
-        shutil.which(CHROMIUM) is not None or Path(CHROMIUM).exists(),
-        f"Chromium not found at {CHROMIUM} (apt-get install chromium)",
-    )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -206,7 +206,7 @@ SEAT_CARDS = (
 def test_on_a_phone_each_seat_of_the_class_page_is_a_card_with_whole_words(
     chromium, urls, lang, screenshot
 ):
-    from tests.browser.test_classroom import join
+    from tests.browser.conftest import join_by_code as join
 
     contexts = [chromium.new_context(viewport={"width": 360, "height": 640}, locale=lang)]
     contexts.append(chromium.new_context(locale=lang))
