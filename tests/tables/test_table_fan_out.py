@@ -48,12 +48,15 @@ async def close_all(clients) -> None:
         await client.close()
 
 
-async def test_every_player_is_sent_the_card_before_the_owners_step_returns():
+async def test_every_player_is_sent_the_card_in_the_same_pass_of_the_loop():
+    """Each connection's send queue hands its frames to the server in the pass after the
+    owner's step: all four players have the card then, none a pass later than another."""
     code, clients = await four_players()
     outcome = await tables.table_submit(
         code=code, seat=0, action_json={"type": "turn"}, received_ms=tables.wall_ms(), lag_ms=0
     )
     assert outcome.seqs == (1,)
+    await asyncio.sleep(0)  # one pass of the event loop
     for client in clients:  # not one of them waits for its own turn of the event loop
         events = [f for f in sent_now(client) if f["type"] == "event"]
         assert [(e["seq"], e["code"]) for e in events] == [(1, "card_turned")]
@@ -76,16 +79,15 @@ async def test_connections_hold_no_channel_and_no_group_on_the_one_process_layer
 @pytest.mark.redis
 async def test_a_process_is_in_a_tables_redis_group_once_whatever_its_connections(redis_layer):  # noqa: F811
     code, clients = await four_players()
-    layer = get_channel_layer()
-    # the group's Redis channel (channels_redis's pub/sub naming) and its subscribers
-    group_channel = f"asgi__group__{tables.group_name(code)}"
+    # channels_redis keeps a group as a sorted set of its channels in Redis
+    group_key = f"asgi:group:{tables.group_name(code)}"
     redis = Redis.from_url(REDIS_TEST_URL)
 
-    async def subscribers() -> int:
-        return dict(await redis.pubsub_numsub(group_channel))[group_channel.encode()]
+    async def members() -> list[bytes]:
+        return await redis.zrange(group_key, 0, -1)
 
-    assert await subscribers() == 1  # this process's one connection to Redis
-    assert layer._get_layer().groups[group_channel] == {await tables.process_channel()}
+    # four connections here, one member: this process's own channel
+    assert await members() == [(await tables.process_channel()).encode()]
     await clients[1].send(type="turn")  # out of turn: refused, nothing told
     assert (await clients[1].error())["code"] == "not_your_turn"
     await clients[0].send(type="turn")
@@ -94,9 +96,8 @@ async def test_a_process_is_in_a_tables_redis_group_once_whatever_its_connection
         assert [e["seq"] for e in events] == [1]
         assert await client.nothing(timeout=0.2)
     await close_all(clients)
-    await asyncio.sleep(0.1)  # the UNSUBSCRIBE reaches Redis
-    assert await subscribers() == 0  # left with its last connection
-    assert group_channel not in layer._get_layer().groups
+    await asyncio.sleep(0.1)
+    assert await members() == []  # left with its last connection
     await redis.aclose()
     tables.registry_drop()
 
