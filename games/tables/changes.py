@@ -61,7 +61,8 @@ def seats_version(code: str) -> int:
 
 
 def table_changed(code: str | None) -> None:
-    """Table ``code`` (None: unknown) or its seats changed: bump now and on commit."""
+    """Table ``code`` (None: unknown) or its seats changed: bump now and, inside a
+    transaction, again on its commit (a reader between the two may have kept the old)."""
 
     def bump_both() -> None:
         bump(TABLES)
@@ -69,7 +70,8 @@ def table_changed(code: str | None) -> None:
             bump(seats_key(code))
 
     bump_both()
-    transaction.on_commit(bump_both)
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(bump_both)
 
 
 def bump_deleted_table(sender, instance, **kwargs) -> None:
