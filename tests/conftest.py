@@ -35,17 +35,6 @@ MARKS_BY_FIXTURE = {
     "postgres_database": ("postgres",),
     "redis_layer": ("redis",),
 }
-#: Modules whose tests start processes and carry no mark of their own (the benchmarks'
-#: and the process tunings' tests).
-SERVER_MODULES = {
-    "test_bench_abuse",
-    "test_bench_lease",
-    "test_bench_pages",
-    "test_bench_tables",
-    "test_database_connections",
-    "test_fd_table",
-    "test_gc_tuning",
-}
 
 #: This process's number among the xdist workers (0 without xdist).
 WORKER_INDEX = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
@@ -65,8 +54,6 @@ def redis_test_url(slot: int, host: str = "127.0.0.1", port: int = 6379) -> str:
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if item.path.stem in SERVER_MODULES:
-            item.add_marker("server")
         for fixture, marks in MARKS_BY_FIXTURE.items():
             if fixture in getattr(item, "fixturenames", ()):
                 for mark in marks:
