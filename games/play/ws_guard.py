@@ -112,7 +112,7 @@ class _Outbox:
 
     def __init__(self, send, limit: int, on_cut) -> None:
         self._send = send
-        self._items: list[dict] = []  # a few at most (bounded in bytes)
+        self._items: list[tuple[dict, int]] = []  # (message, its size): bounded in bytes
         self._bytes = 0
         self._limit = limit
         self._sender: asyncio.Task | None = None
@@ -127,7 +127,7 @@ class _Outbox:
             log.warning("dropping a WebSocket that does not read (%d bytes waiting)", self._bytes)
             self.cut()
             return
-        self._items.append(message)
+        self._items.append((message, size))
         self._bytes += size
         if message["type"] == "websocket.close":
             self.closed = True  # what comes after a close is not sent
@@ -137,15 +137,15 @@ class _Outbox:
     async def _drain(self) -> None:
         try:
             while self._items:
-                message = self._items[0]
+                head = self._items[0]
                 try:
-                    await self._send(message)
+                    await self._send(head[0])
                 except OSError:  # the client left as this was sent (uvicorn)
                     self._stop()
                     return
-                if self._items and self._items[0] is message:
+                if self._items and self._items[0] is head:
                     self._items.pop(0)
-                    self._bytes -= _size(message)
+                    self._bytes -= head[1]
         finally:
             self._sender = None
 
