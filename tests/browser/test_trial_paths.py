@@ -201,7 +201,9 @@ def test_an_english_teacher_makes_a_hebrew_and_tamil_sheet(page, site_url):
     page.locator("#sheet-lang").select_option("he")
     page.locator("#sheet-also").select_option("ta")
     page.locator(".sheet-form button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/he/teach/sheet/\?also=ta"))
+    # the page stays in the teacher's language; the sheet is in the two chosen
+    page.wait_for_url(re.compile(r"/en/teach/sheet/\?(?=.*lang=he)(?=.*also=ta)"))
+    assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator('[lang="he"]').count() and page.locator('[lang="ta"]').count()
     text = page.locator("main").inner_text()
     assert re.search("[\u05d0-\u05ea]", text) and re.search("[\u0b80-\u0bff]", text)
