@@ -13,7 +13,6 @@ from bench.servers import app_swapped
 from deploy.processes import page_worker_command, table_process_command
 
 
-
 def uvicorn_command(port: int) -> list[str]:
     """uvicorn serving the bench's ASGI pages as a table process would, WebSockets off."""
     command = app_swapped(table_process_command(port), "bench.pages.asgi:application")
