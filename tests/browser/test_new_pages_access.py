@@ -429,12 +429,19 @@ def test_the_snap_pots_name_stays_readable_over_what_lies_under_it(chromium, url
     context = chromium.new_context(viewport={"width": width, "height": 800}, locale="ta")
     page = context.new_page()
     open_page(name, page, "ta", urls)
-    label = page.locator(".pot-name").first
-    label.scroll_into_view_if_needed()
+    # A live table draws its pot again at each event: the name is found, scrolled to
+    # and hidden in one step each, whichever element carries it by then.
+    page.locator(".pot-name").first.wait_for()
+    page.evaluate("document.querySelector('.pot-name').scrollIntoView({block: 'center'})")
     box = settled_box(page, ".pot-name")
-    # through the CSSOM: the Content-Security-Policy refuses an added <style> element
+    # a constructed sheet (the Content-Security-Policy refuses an added <style>
+    # element) hides the names drawn later too
     page.evaluate(
-        "document.querySelectorAll('.pot-name').forEach(e => { e.style.visibility = 'hidden' })"
+        """() => {
+          const sheet = new CSSStyleSheet();
+          sheet.replaceSync(".pot-name { visibility: hidden !important; }");
+          document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+        }"""
     )
     shot = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("RGB")
     under = [c for n, c in shot.getcolors(1 << 20) if n > 3]  # not stray antialiasing
