@@ -73,10 +73,11 @@ def test_the_lobby_shows_one_persons_public_tables_once(client, content):
 
 @pytest.fixture
 def closing_soon(settings):
-    """Idle times short enough to wait out: a table nobody is at closes after 0.6 s."""
-    settings.TABLE_IDLE_PAUSE_S = 0.3
-    settings.TABLE_IDLE_CLOSE_S = 0.3
-    return 0.6
+    """Idle times short enough to wait out, long enough for a busy machine to open a
+    few tables within them: a table nobody is at closes after 2 s."""
+    settings.TABLE_IDLE_PAUSE_S = 1
+    settings.TABLE_IDLE_CLOSE_S = 1
+    return 2.0
 
 
 def test_tables_nobody_joined_stop_counting_once_the_idle_times_have_passed(
