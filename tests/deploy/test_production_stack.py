@@ -110,10 +110,14 @@ def process_reached(stack, code: str) -> int:
     for _attempt in range(5):  # another connection may come or go in the same moment
         before = [established(p) for p in stack.table_ports]
         probe = WSClient("127.0.0.1", stack.port, f"/ws/play/{code}/", origin=stack.url)
-        time.sleep(0.3)
-        after = [established(p) for p in stack.table_ports]
+        deadline = time.monotonic() + 5  # a busy machine may take a while to connect
+        while True:
+            time.sleep(0.1)
+            after = [established(p) for p in stack.table_ports]
+            grown = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if b > a]
+            if grown or time.monotonic() > deadline:
+                break
         probe.close()
-        grown = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if b > a]
         if len(grown) == 1:
             return grown[0]
         seen.append((before, after))
