@@ -24,7 +24,7 @@ import pytest
 
 from tests.conftest import require
 from tests.servers import ROOT, free_port
-from tests.services.test_production_services import (
+from tests.snapsite.test_production_services import (
     PG_HOST,
     PG_PORT,
     REDIS_HOST,
@@ -33,7 +33,13 @@ from tests.services.test_production_services import (
 )
 from tests.tables.test_table_two_processes import Tablet
 
-pytestmark = [pytest.mark.server, pytest.mark.postgres, pytest.mark.redis]
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    # one stack for the module: its tests run in one worker of a parallel run
+    pytest.mark.xdist_group("production-stack"),
+]
 
 MAKE_TABLES = """
 from django.contrib.sessions.backends.db import SessionStore
