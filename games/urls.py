@@ -54,9 +54,7 @@ urlpatterns = [
     path("teach/sheet.pdf", sheets_views.sheet_pdf, name="sheet_pdf"),
     path("teach/sheet.css", sheets_views.sheet_page_css, name="sheet_page_css"),
     path("teach/lessons/", lesson_views.lessons, name="lessons"),
-    path(
-        "teach/lessons/<str:code>/edit/<str:key>/", lesson_views.lesson_edit, name="lesson_edit"
-    ),
+    path("teach/lessons/<str:code>/edit/<str:key>/", lesson_views.lesson_edit, name="lesson_edit"),
     path("teach/lessons/<str:code>/copy/", lesson_views.lesson_copy, name="lesson_copy"),
     path("lesson/<str:code>/", lesson_views.lesson, name="lesson"),
     path("teach/quiz/", quiz_views.quiz, name="quiz"),

@@ -35,7 +35,9 @@ def made(client, data=SETUP, lang="en") -> tuple[str, str]:
     """Make a lesson; its code and its edit path (without ?new=1)."""
     response = client.post(f"/{lang}/teach/lessons/", data)
     assert response.status_code == 302, response.content.decode()[:3000]
-    match = re.fullmatch(rf"/{lang}/teach/lessons/([A-Z0-9]+)/edit/([^/]+)/\?new=1", response["Location"])
+    match = re.fullmatch(
+        rf"/{lang}/teach/lessons/([A-Z0-9]+)/edit/([^/]+)/\?new=1", response["Location"]
+    )
     assert match, response["Location"]
     return match[1], f"/{lang}/teach/lessons/{match[1]}/edit/{match[2]}/"
 
@@ -45,7 +47,9 @@ def step(client, path, at, **data):
 
 
 def frames_of(html: str) -> dict:
-    raw = re.search(r'<script id="walkthrough-frames" type="application/json">(.*?)</script>', html, re.S)
+    raw = re.search(
+        r'<script id="walkthrough-frames" type="application/json">(.*?)</script>', html, re.S
+    )
     return json.loads(raw[1])
 
 
@@ -74,3 +78,179 @@ def test_a_lesson_is_made_and_played_forward_on_the_engine():
     assert len(lesson.steps) == 8
     page = client.get(path).content.decode()
     assert "The game is over with 4 cards in the Snap Pot: they stay there." in page
+
+
+def refused(response, text: str) -> None:
+    assert response.status_code == 400
+    assert text in response.content.decode()
+
+
+RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+DECK = [f"{r}{s}" for s in "SHDC" for r in RANKS]
+
+
+@pytest.mark.parametrize(
+    ("piles", "says"),
+    [
+        (
+            {"pile_0": " ".join(DECK[:18]), "pile_1": " ".join(DECK[18:36]),
+             "pile_2": " ".join(DECK[36:] + ["AS"])},
+            "A deck has 52 cards, and this arrangement has 53.",
+        ),
+        ({"pile_0": "7H 2C", "pile_1": "7h"}, "The ⁨7 of hearts⁩ is arranged twice"),
+        ({"pile_0": "7X"}, "“⁨7X⁩” is not a card."),
+        ({"pile_0": " ".join(DECK[:19])}, "is dealt 18 cards at this table: arrange no more."),
+    ],
+)  # fmt: skip
+def test_a_bad_arrangement_is_refused_and_makes_no_lesson(piles, says):
+    response = Client().post(
+        "/en/teach/lessons/", {**SETUP, "pile_0": "", "pile_1": "", "pile_2": "", **piles}
+    )
+    refused(response, says)
+    assert not Lesson.objects.exists()
+
+
+def test_a_step_the_engine_refuses_is_told_why_and_changes_nothing():
+    client = Client()
+    code, path = made(client)
+    step(client, path, 0, do="turn", seat="0")
+    before = Lesson.objects.get(code=code).steps
+    response = step(client, path, 1, do="turn", seat="0")  # Ana again: Ben's turn
+    refused(response, "It is not your turn, so you may not turn over a card now.")
+    assert "⁨Ana⁩" in response.content.decode()
+    response = step(client, path, 1, do="close")
+    refused(response, "Nobody has called, so there is no race to end.")
+    assert Lesson.objects.get(code=code).steps == before
+
+
+def test_a_wrong_call_is_a_step_the_engine_plays():
+    client = Client()
+    code, path = made(client)
+    step(client, path, 0, do="turn", seat="0")
+    assert step(client, path, 1, do="snap", seat="2").status_code == 302
+    page = client.get(path).content.decode()
+    assert "Wrong call! ⁨Chen⁩ gives a penalty card to ⁨Ana⁩." in page
+
+
+def test_a_note_too_long_or_a_lesson_too_long_is_refused():
+    client = Client()
+    code, path = made(client, {**SETUP, "turn_limit": ""})
+    refused(
+        client.post(f"{path}?at=0", {"change": "moment", "note": "x" * 301}),
+        "That is too long: at most 300 characters.",
+    )
+    assert Lesson.objects.get(code=code).notes == {}
+    lesson = Lesson.objects.get(code=code)
+    lesson.steps = [{"do": "turn", "seats": [n % 3]} for n in range(80)]
+    lesson.save()
+    refused(step(client, path, 80, do="turn", seat="2"), "A lesson has at most 80 steps.")
+    assert len(Lesson.objects.get(code=code).steps) == 80
+
+
+def test_a_note_with_markup_is_shown_as_text_in_every_language():
+    client = Client()
+    code, path = made(client)
+    build_stuck_pot(client, path)
+    note = '<script>alert("x")</script><b>look</b>'
+    assert (
+        client.post(f"{path}?at=2", {"change": "moment", "note": note, "ask": "on"}).status_code
+        == 302
+    )
+    for lang in ("en", "he", "ta"):
+        html = client.get(f"/{lang}/lesson/{code}/").content.decode()
+        assert "<script>alert" not in html and "<b>look</b>" not in html
+        assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;b&gt;look&lt;/b&gt;" in html
+        frames = frames_of(html)
+        assert frames["frames"][2]["m"] == note
+        assert frames["frames"][2]["x"] == "snap"
+
+
+def test_only_the_secret_link_edits_and_the_plain_link_only_shows():
+    client = Client()
+    code, path = made(client)
+    wrong = f"/en/teach/lessons/{code}/edit/not-the-key/"
+    assert client.get(wrong).status_code == 403
+    assert (
+        client.post(f"{wrong}?at=0", {"change": "step", "do": "turn", "seat": "0"}).status_code
+        == 403
+    )
+    assert Lesson.objects.get(code=code).steps == []
+    lesson = Lesson.objects.get(code=code)
+    assert path.split("/")[-2] not in lesson.edit_hash  # only a hash is kept
+    assert len(lesson.edit_hash) == 64
+    html = client.get(f"/en/lesson/{code}/").content.decode()
+    assert "/edit/" not in html
+
+
+def test_the_short_link_opens_in_the_devices_language():
+    client = Client()
+    code, _path = made(client)
+    response = client.get(f"/lesson/{code}/", HTTP_ACCEPT_LANGUAGE="ta")
+    assert response.status_code == 302 and response["Location"] == f"/ta/lesson/{code}/"
+
+
+def test_a_lesson_tells_the_engines_events_in_the_readers_language():
+    client = Client()
+    code, path = made(client)
+    build_stuck_pot(client, path)
+    client.post(f"{path}?at=0", {"change": "moment", "ask": "on", "note": ""})
+    he = frames_of(client.get(f"/he/lesson/{code}/").content.decode())
+    en = frames_of(client.get(f"/en/lesson/{code}/").content.decode())
+    assert he["frames"][0]["x"] == "turn" and en["frames"][0]["x"] == "turn"
+    assert "תיקו" in he["texts"][he["frames"][4]["c"]]
+    assert "tie" in en["texts"][en["frames"][4]["c"]]
+    # a wrong press at the first marked moment: the engine's answer, in Hebrew
+    wrong = he["frames"][0]["b"]["snap"]
+    assert wrong["o"] == "mistake"
+
+
+def test_changing_an_early_step_replays_the_rest_or_says_where_it_no_longer_fits():
+    client = Client()
+    code, path = made(client)
+    build_stuck_pot(client, path)
+    # The seed changes: the arranged cards stay on top, so every step still fits.
+    response = client.post(f"{path}?at=3", {"change": "setup", **SETUP, "seed": "99"})
+    assert response.status_code == 302
+    assert len(Lesson.objects.get(code=code).steps) == 8
+    # Step 4 becomes Chen's turn (the race is settled first, R9): step 5, Chen's turn
+    # again, no longer fits, and the lesson ends before it.
+    response = step(client, path, 3, do="turn", seat="2")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "Step 5 no longer fits" in page
+    assert "It is not your turn" in page
+    assert len(Lesson.objects.get(code=code).steps) == 4
+
+
+def test_a_lesson_copied_is_the_copiers_own():
+    client = Client()
+    code, path = made(client)
+    build_stuck_pot(client, path)
+    response = Client().post(f"/en/teach/lessons/{code}/copy/")
+    assert response.status_code == 302
+    copy = re.search(r"/teach/lessons/([A-Z0-9]+)/edit/", response["Location"])[1]
+    assert copy != code
+    assert Lesson.objects.get(code=copy).steps == Lesson.objects.get(code=code).steps
+
+
+def test_the_examples_are_ready_to_play():
+    client = Client()
+    for name, steps in (("stuck-pot", 8), ("blocked-pot", 15)):
+        response = client.post("/en/teach/lessons/", {"example": name})
+        code = re.search(r"/teach/lessons/([A-Z0-9]+)/edit/", response["Location"])[1]
+        lesson = Lesson.objects.get(code=code)
+        assert len(lesson.steps) == steps and len(lesson.marks) == 2
+        frames = frames_of(client.get(f"/ta/lesson/{code}/").content.decode())["frames"]
+        assert sum(1 for f in frames if f.get("x")) == 2
+
+
+def test_lessons_not_visited_for_a_year_are_deleted():
+    client = Client()
+    old, _ = made(client)
+    kept, _ = made(client)
+    Lesson.objects.filter(code=old).update(last_visit=timezone.now() - timedelta(days=366))
+    Lesson.objects.filter(code=kept).update(last_visit=timezone.now() - timedelta(days=300))
+    out = StringIO()
+    call_command("purge_lessons", stdout=out)
+    assert "Deleted 1 lesson" in out.getvalue()
+    assert list(Lesson.objects.values_list("code", flat=True)) == [kept]
