@@ -2,10 +2,11 @@
 
 Frames have the walkthroughs' shape (:func:`games.frames.walkthroughs.frames`), so the
 walkthrough player plays them: the start, then one frame per step, its caption the
-step's engine events told as a live table tells them (:func:`told`, with the clauses they show). At every position the player answers each of
-the class's presses with the engine's own result (:func:`games.scenarios.runner.
-play_branch`, as in the walkthroughs); at a marked step ("the class decides here") the
-press that makes the step is the one asked for (``expects``), and Next waits for it.
+step's engine events told as a live table tells them (:func:`told`, with the clauses
+they show). At every position the player answers each of the class's presses with the
+engine's own result (:func:`games.scenarios.runner.play_branch`, as in the
+walkthroughs); at a marked step ("the class decides here") the press that makes the
+step is the one asked for (``expects``), and Next waits for it.
 
 The teacher's note for a position is ``note``: their own words, in their language,
 never mixed into the engine's sentences (the page shows it as text, escaped).
@@ -16,9 +17,9 @@ from __future__ import annotations
 from django.utils.translation import ngettext
 
 from games.frames import recorded
-from games.frames.steps import RecordStep
 from games.frames.lesson_draft import Draft
 from games.frames.lesson_play import STEP_MS, asked_press
+from games.frames.steps import RecordStep
 from games.frames.walkthroughs import answers, clause_links, table_data
 from games.scenarios.model import LEARNER_PRESSES
 from games.scenarios.runner import play_branch

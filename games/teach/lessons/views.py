@@ -22,15 +22,17 @@ from django.views.decorators.http import require_POST
 
 from games.content.sections import with_section_titles
 from games.frames import lesson_draft, lesson_frames
-from games.frames.lesson_draft import Draft, EditRefused, Edited
+from games.frames.lesson_draft import Draft, Edited, EditRefused
 from games.frames.lesson_examples import example
 from games.frames.lesson_store import (
     lesson_create,
-    lesson_draft as draft_of,
     lesson_find,
     lesson_may_edit,
     lesson_save,
     lesson_visited,
+)
+from games.frames.lesson_store import (
+    lesson_draft as draft_of,
 )
 from games.frames.recorded import script_json
 from games.frames.walkthroughs import table_data
