@@ -206,9 +206,10 @@ def with_step(draft: Draft, at: int, step: dict | str) -> Edited:
                 MAX_STEPS,
             ) % {"count": MAX_STEPS}
         )  # fmt: skip
-    # The old step at+1 is replaced; steps after it move by the number added beyond one.
+    # The old step at+1 is replaced (its mark stays while the class can still decide
+    # it); steps after it move by the number added beyond one.
     shift = len(new_steps) - 1
-    marks = frozenset(n if n <= at else n + shift for n in draft.marks if n != at + 1)
+    marks = frozenset(n if n <= at + 1 else n + shift for n in draft.marks)
     notes = {k if k <= at else k + shift: v for k, v in draft.notes.items()}
     new = replace(draft, steps=steps, marks=marks, notes=notes)
     return replace(_settled(new, new.played()), added=len(new_steps))
