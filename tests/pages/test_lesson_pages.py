@@ -254,3 +254,35 @@ def test_lessons_not_visited_for_a_year_are_deleted():
     call_command("purge_lessons", stdout=out)
     assert "Deleted 1 lesson" in out.getvalue()
     assert list(Lesson.objects.values_list("code", flat=True)) == [kept]
+
+
+def test_a_lesson_prints_as_a_sheet_beside_another_language():
+    client = Client()
+    code, path = made(client)
+    build_stuck_pot(client, path)
+    client.post(f"{path}?at=2", {"change": "moment", "note": "Wer ruft? <i>x</i>", "ask": "on"})
+    response = client.get(
+        f"/he/teach/sheet/?lang=he&also=ta&parts=lesson:{code.lower()}", follow=True
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count('class="step"') == 9
+    assert "תיקו!" in html and "சமநிலை!" in html  # the tie, told in both languages
+    assert "Wer ruft? &lt;i&gt;x&lt;/i&gt;" in html and '<p class="decides">' in html
+    missing = client.get("/en/teach/sheet/?parts=lesson:AAAAAA")
+    assert missing.status_code == 400
+    assert "There is no lesson with the code ⁨AAAAAA⁩" in missing.content.decode()
+
+
+def test_a_lesson_sheet_prints_as_a_pdf_in_hebrew_and_tamil(tmp_path):
+    import io
+
+    import pypdf
+
+    client = Client()
+    code, path = made(client)
+    build_stuck_pot(client, path)
+    response = client.get(f"/he/teach/sheet.pdf?also=ta&parts=lesson:{code}")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.content)).pages)
+    assert code in text

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.content.sections import with_section_titles
+from games.context_processors import NATIVE_NAMES
 from games.frames import lesson_draft, lesson_frames
 from games.frames.lesson_draft import Draft, Edited, EditRefused
 from games.frames.lesson_examples import example
@@ -172,6 +174,7 @@ def builder_context(request, found: Lesson, key: str, draft: Draft, at: int) -> 
         "setup_form": SetupForm(initial=SetupForm.initial_of(draft.setup, draft.title)),
         "moment_form": moment,
         "learner_name": names[learner],
+        "sheet_languages": [(c, NATIVE_NAMES[c]) for c, _n in settings.LANGUAGES],
     }
 
 
