@@ -189,6 +189,8 @@ class Table(models.Model):
     on_device = models.BooleanField(default=False)
     # class tables opened together, one per tablet: the code of the first of them
     device_group = models.CharField(max_length=12, blank=True, db_index=True)
+    # a class table: the code of the teacher's lesson assigned to the class ("": none)
+    lesson_code = models.CharField(max_length=12, blank=True)
 
     class Meta:
         ordering = ["-created"]

@@ -35,6 +35,7 @@ urlpatterns = [
     path("teach/class/", class_views.class_new, name="class_new"),
     path("teach/class/<str:code>/", class_views.class_teacher, name="class_teacher"),
     path("teach/class/<str:code>/tablets/", class_views.class_tablets, name="class_tablets"),
+    path("teach/class/<str:code>/lesson/", class_views.class_lesson, name="class_lesson"),
     path(
         "teach/class/<str:code>/tablets/state/",
         class_views.class_tablets_state,

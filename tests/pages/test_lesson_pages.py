@@ -286,3 +286,30 @@ def test_a_lesson_sheet_prints_as_a_pdf_in_hebrew_and_tamil(tmp_path):
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(response.content)).pages)
     assert code in text
+
+
+def test_a_teacher_gives_the_class_a_lesson_and_the_students_page_links_it():
+    teacher = Client()
+    code, _path = made(teacher)
+    response = teacher.post(
+        "/en/teach/class/",
+        {"class_name": "4B", "seats": "4", "level": "beginner", "tie_window_ms": "150",
+         "pace": "own", "turn_timer": "0"},
+    )  # fmt: skip
+    table = response["Location"].rstrip("/").rsplit("/", 1)[1]
+    assert Client().post(f"/en/teach/class/{table}/lesson/", {"lesson": code}).status_code == 403
+    response = teacher.post(f"/en/teach/class/{table}/lesson/", {"lesson": code.lower()})
+    assert response.status_code == 302
+    page = teacher.get(f"/en/teach/class/{table}/").content.decode()
+    config = json.loads(re.search(r'id="class-config" type="application/json">(.*?)<', page)[1])
+    assert config["walkthroughs"][-1] == {"slug": f"lesson:{code}", "title": "Two tens"}
+    student = Client().get(f"/ta/play/{table}/").content.decode()
+    assert f'href="/ta/lesson/{code}/"' in student
+    table_config = json.loads(
+        re.search(r'id="table-config" type="application/json">(.*?)<', student)[1]
+    )
+    assert table_config["walkthroughs"][-1] == f"lesson:{code}"
+    lesson = Client().get(f"/ta/lesson/{code}/").content.decode()
+    assert f'data-slug="lesson:{code}"' in lesson  # the player marks it done here
+    refused = teacher.post(f"/en/teach/class/{table}/lesson/", {"lesson": "AAAAAA"}, follow=True)
+    assert "There is no lesson with that code." in refused.content.decode()

@@ -203,5 +203,7 @@ def lesson(request, code: str):
             "learner_name": names[draft.setup.learner],
             "frames_json": script_json(lesson_frames.payload(draft, frames)),
             "note_lang": found.lang,
+            # finished on this device: what a class table's student page tells the teacher
+            "done_slug": f"lesson:{found.code}",
         },
     )
