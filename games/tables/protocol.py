@@ -16,11 +16,10 @@ CallSnap(seat=1, at_ms=20, seen=3)
 
 from __future__ import annotations
 
-import re
-
 import dataclasses
 import json
 import math
+import re
 import unicodedata
 from functools import cache
 from typing import Any
