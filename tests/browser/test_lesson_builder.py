@@ -38,8 +38,10 @@ def press_step(page, form: str, do: str) -> None:
 
 def build(page, site_url) -> str:
     """The teacher's stuck-pot lesson: an arranged deal, eight steps, two moments."""
-    page.goto(f"{site_url}/en/teach/lessons/")
-    assert serious_violations(page) == []
+    for lang in ("he", "ta", "en"):
+        page.goto(f"{site_url}/{lang}/teach/lessons/")
+        shot(page, f"lessons-{lang}-1280x720")
+        assert serious_violations(page) == []
     fields = {
         "#id_title": "Our stuck pot",
         "#id_name_0": "Ana",
@@ -88,10 +90,9 @@ def build(page, site_url) -> str:
     page.get_by_role("button", name="Save this step").click()
     assert page.locator(".builder-step-list .marked").count() == 2
     for lang in ("en", "he", "ta"):
-        page.goto(re.sub(r"/en/", f"/{lang}/", page.url, count=1))
-        for size, (width, height) in SIZES.items():
-            if size == "phone":
-                continue
+        page.goto(re.sub(r"^(https?://[^/]+)/\w+/", rf"\1/{lang}/", page.url))
+        assert f"/{lang}/teach/lessons/" in page.url
+        for width, height in SIZES.values():
             page.set_viewport_size({"width": width, "height": height})
             shot(page, f"builder-{lang}-{width}x{height}")
         assert serious_violations(page) == []
