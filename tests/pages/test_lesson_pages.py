@@ -313,3 +313,28 @@ def test_a_teacher_gives_the_class_a_lesson_and_the_students_page_links_it():
     assert f'data-slug="lesson:{code}"' in lesson  # the player marks it done here
     refused = teacher.post(f"/en/teach/class/{table}/lesson/", {"lesson": "AAAAAA"}, follow=True)
     assert "There is no lesson with that code." in refused.content.decode()
+
+
+def test_the_computer_goes_on_until_something_can_be_called():
+    client = Client()
+    code, path = made(client, {**SETUP, "pile_0": "", "pile_1": "", "pile_2": "", "turn_limit": ""})
+    response = step(client, path, 0, do="go_on")
+    assert response.status_code == 302
+    steps = Lesson.objects.get(code=code).steps
+    assert 1 <= len(steps) <= 52 and all(s["do"] == "turn" for s in steps)
+    assert [s["seats"][0] for s in steps[:3]] == [0, 1, 2][: len(steps[:3])]  # in turn
+    page = client.get(response["Location"]).content.decode()
+    assert f"After step {len(steps)} of {len(steps)}" in page
+    # Something can be called now: a call by Ana is a step the engine plays.
+    assert step(client, path, len(steps), do="snap", seat="0").status_code == 302
+
+
+def test_the_class_decides_only_a_right_move_of_its_own_player():
+    client = Client()
+    code, path = made(client)
+    build_stuck_pot(client, path)
+    response = client.post(f"{path}?at=1", {"change": "moment", "ask": "on"})  # Ben's turn
+    refused(response, "The class can decide only a right move of ⁨Ana⁩")
+    assert Lesson.objects.get(code=code).marks == []
+    html = client.get(path).content.decode()
+    assert '<meta name="referrer" content="no-referrer">' in html
