@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from tests.browser.screens import serious_violations
+from tests.screens import serious_violations
 
 pytestmark = pytest.mark.browser
 
