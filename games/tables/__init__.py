@@ -190,31 +190,22 @@ def _class_table(
     session_key: str,
     class_name: str,
     players: int,
-    options: Options = DEFAULT_OPTIONS,
     fill_level: BotLevel | None = None,
-    turn_timer_ms: int | None = None,
-    beat_ms: int | None = None,
-    bot_time_scale: float = 1.0,
-    on_device: bool = False,
-    device_group: str = "",
     address: str | None = None,
+    **settings,
 ) -> str:
-    """:func:`table_open_class` once its limits are checked."""
+    """:func:`table_open_class` once its limits are checked (``settings``: its other
+    keywords, as :func:`table_create` takes them)."""
     if not 2 <= players <= 12:
         raise ValueError("a class table has 2 to 12 seats")
     return table_create(
         players=players,
-        options=options,
-        turn_timer_ms=turn_timer_ms,
-        beat_ms=beat_ms,
-        bot_time_scale=bot_time_scale,
         teacher_key=session_key,
         class_name=class_name.strip(),
         fill_level=fill_level.name.lower() if fill_level else "",
-        on_device=on_device,
-        device_group=device_group,
         opener_key=session_key,
         opener_address=address,
+        **settings,
     )
 
 
