@@ -337,4 +337,4 @@ def test_the_class_decides_only_a_right_move_of_its_own_player():
     refused(response, "The class can decide only a right move of ⁨Ana⁩")
     assert Lesson.objects.get(code=code).marks == []
     html = client.get(path).content.decode()
-    assert '<meta name="referrer" content="no-referrer">' in html
+    assert '<meta name="referrer" content="same-origin">' in html
