@@ -4,7 +4,14 @@
 from django.urls import LocalePrefixPattern, URLPattern, get_resolver
 
 #: The first segments whose code is not in a folder of the same name.
-FOLDER_OF = {"": "games.views", "glossary": "games.rules", "start": "games.rules"}
+FOLDER_OF = {
+    "": "games.views",
+    "glossary": "games.rules",
+    "start": "games.rules",
+    # the installable app: its service worker (at the root) and manifest
+    "sw.js": "games.offline",
+    "manifest.webmanifest": "games.offline",
+}
 SITE_WIDE = {"i18n", "jsi18n", "admin"}  # Django's own views, wired in snapsite/urls.py
 
 

@@ -1,0 +1,37 @@
+"""What a page needs of the network, for the base template: ``network_need`` is
+``"reload"`` for a page made from what the server knows now (the lobby, teachers'
+pages: opened again when the network returns), ``"live"`` for a page that keeps a
+connection (a table: its socket connects again by itself), ``"retry"`` for the offline
+page itself, else empty (a page a device can keep and read offline)."""
+
+from __future__ import annotations
+
+RELOAD = {
+    "play",
+    "teach",
+    "class_new",
+    "quiz",
+    "quiz_print",
+    "sheet",
+}
+LIVE = {
+    "play_table",
+    "play_device",
+    "class_teacher",
+    "class_tablets",
+    "class_projector",
+}
+
+
+def network(request):
+    match = getattr(request, "resolver_match", None)
+    name = match.url_name if match else None
+    if name == "offline":
+        need = "retry"
+    elif name in RELOAD:
+        need = "reload"
+    elif name in LIVE:
+        need = "live"
+    else:
+        need = ""
+    return {"network_need": need}
