@@ -2,9 +2,13 @@
 ``"reload"`` for a page made from what the server knows now (the lobby, teachers'
 pages: opened again when the network returns), ``"live"`` for a page that keeps a
 connection (a table: its socket connects again by itself), ``"retry"`` for the offline
-page itself, else empty (a page a device can keep and read offline)."""
+page itself, else empty (a page a device can keep and read offline); and the site's
+version (``games.offline.version``), which a page carries (``html[data-site-version]``)
+so that a kept copy says which version made it."""
 
 from __future__ import annotations
+
+from games.offline.version import site_version
 
 RELOAD = {
     "play",
@@ -34,4 +38,4 @@ def network(request):
         need = "live"
     else:
         need = ""
-    return {"network_need": need}
+    return {"network_need": need, "site_version": site_version()}

@@ -95,4 +95,4 @@ def manifest(request):
 def offline(request):
     """``/<lang>/offline/``: what a device shows, without a network, for a page it has
     not kept or that needs the network; it comes back by itself (games/js/network.js)."""
-    return render(request, "offline/offline.html")
+    return render(request, "offline.html")

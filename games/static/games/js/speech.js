@@ -60,7 +60,11 @@ export function speak(texts, lang) {
     if (!text) continue;
     const utterance = new SpeechSynthesisUtterance(text);
     utterance.lang = lang;
-    if (voice) utterance.voice = voice;
+    try {
+      if (voice) utterance.voice = voice;
+    } catch (e) {
+      /* not a voice this browser made: its own choice for `lang` */
+    }
     synth.speak(utterance);
   }
 }
