@@ -90,14 +90,17 @@ export function addListenButton(target, { where = "end", read = target, lang = n
   button.type = "button";
   button.className = "speak-button";
   button.dataset.lang = lang || "";
-  button.setAttribute("aria-label", words.listen || "Listen");
-  button.title = words.listen || "Listen";
   button.append(speakerIcon());
   button.addEventListener("click", () => speak(spokenText(read), button.dataset.lang));
   if (where === "before") target.before(button);
   else if (where === "after") target.after(button);
   else target.append(" ", button);
   if (!lang) button.dataset.lang = langOf(button);
+  // Its name in the language around it (an edge of a table on one device names it in its own).
+  const named = button.closest("[data-listen]");
+  const label = (named && named.dataset.listen) || words.listen || "";
+  button.setAttribute("aria-label", label);
+  button.title = label;
   button.hidden = !voiceFor(button.dataset.lang);
   return button;
 }
