@@ -32,12 +32,14 @@ if (summary && done) {
 // ---- Keep for offline: every walkthrough of this language, at once ---------------------
 
 const keeping = document.querySelector(".keep-offline");
+// No service worker (an old browser, or an address that is not secure): no button.
+if (keeping && !("serviceWorker" in navigator)) keeping.hidden = true;
 if (keeping && "serviceWorker" in navigator) {
   const button = keeping.querySelector('[data-action="keep-offline"]');
   const status = keeping.querySelector(".keep-offline-status");
   const pages = [location.origin + location.pathname, ...[...items].map((item) => item.querySelector("a").href)];
   const count = items.length;
-  keeping.hidden = false;
+  delete keeping.dataset.pending;
   button.addEventListener("click", () => {
     button.disabled = true;
     status.textContent = interpolate(

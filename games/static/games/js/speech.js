@@ -84,7 +84,8 @@ function speakerIcon() {
 }
 
 /** A "Listen" button that reads `read` (by default `target`) aloud in its language,
- * put at the end of `target` (`where`: "end"), before it ("before") or after it. */
+ * put at the end of `target` (`where`: "end"), at its start ("start"), before it
+ * ("before") or after it ("after"). */
 export function addListenButton(target, { where = "end", read = target, lang = null } = {}) {
   const button = document.createElement("button");
   button.type = "button";
@@ -93,6 +94,7 @@ export function addListenButton(target, { where = "end", read = target, lang = n
   button.append(speakerIcon());
   button.addEventListener("click", () => speak(spokenText(read), button.dataset.lang));
   if (where === "before") target.before(button);
+  else if (where === "start") target.prepend(button);
   else if (where === "after") target.after(button);
   else target.append(" ", button);
   if (!lang) button.dataset.lang = langOf(button);
@@ -140,7 +142,7 @@ function addNote() {
 const TARGETS = [
   [".rules-section > h2", "before", (h) => h.parentElement],
   [".start-step > h2", "before", (h) => h.parentElement],
-  [".glossary-entry > dd", "end", (dd) => dd.parentElement],
+  [".glossary-entry > dd", "start", (dd) => dd.parentElement], // a <dl> holds only dt and dd
   [".step-caption", "end", null],
   [".step-events > li", "end", null],
 ];
