@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 #: What a version is made of (below the project's root), by the files' endings.
 MADE_OF = (
@@ -37,3 +39,9 @@ def site_version() -> str:
                 digest.update(str(path.relative_to(root)).encode())
                 digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:16]
+
+
+@receiver(setting_changed)
+def _forget_version(setting: str, **kwargs) -> None:
+    if setting == "SITE_VERSION":
+        site_version.cache_clear()

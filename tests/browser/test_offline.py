@@ -103,9 +103,7 @@ def finish_walkthrough(page, *, wrong_first: bool = True) -> list[str]:
     raise AssertionError("the walkthrough never ended")
 
 
-def test_a_tamil_tablet_keeps_the_walkthroughs_and_finishes_one_without_a_network(
-    site, device
-):
+def test_a_tamil_tablet_keeps_the_walkthroughs_and_finishes_one_without_a_network(site, device):
     page = device(lang="ta")
     page.goto(f"{site}/ta/learn/")
     kept(page)
@@ -123,7 +121,8 @@ def test_a_tamil_tablet_keeps_the_walkthroughs_and_finishes_one_without_a_networ
     page.wait_for_selector(".player:not([hidden])")
     assert TAMIL.search(page.inner_text("#narration"))
     # the page's styles came from the kept copy too
-    assert page.evaluate("getComputedStyle(document.querySelector('.button')).borderRadius") != "0px"
+    radius = "getComputedStyle(document.querySelector('.button')).borderRadius"
+    assert page.evaluate(radius) != "0px"
     notes = finish_walkthrough(page)
     assert notes and TAMIL.search(notes[0]), notes  # the engine's answer, in Tamil
     assert page.is_visible("#finished")

@@ -24,12 +24,15 @@ VOICES = ["en-US", "he-IL", "ta-IN"]
 PROBLEMS = """() => {
   const problems = [];
   const width = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth > width + 1) problems.push(`page ${document.documentElement.scrollWidth} wide`);
-  for (const b of document.querySelectorAll(".speak-button, .read-steps, [data-action=keep-offline], .network-note")) {
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width + 1) problems.push(`page ${wide} wide`);
+  const parts = ".speak-button, .read-steps, [data-action=keep-offline], .network-note";
+  for (const b of document.querySelectorAll(parts)) {
     if (b.hidden || !b.offsetParent) continue;
     const r = b.getBoundingClientRect();
     if (r.left < -0.5 || r.right > width + 0.5) problems.push(`${b.className} off screen`);
-    if (b.matches(".speak-button") && (r.width < 24 || r.height < 24)) problems.push("small button");
+    const small = r.width < 24 || r.height < 24;
+    if (b.matches(".speak-button") && small) problems.push("small button");
   }
   return problems;
 }"""

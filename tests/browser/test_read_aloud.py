@@ -28,7 +28,8 @@ SYMBOLS = re.compile(r"[♠♥♦♣✓→←\u2068\u2069]")
 #: voice later, as browsers whose voices load late do (with `voiceschanged`).
 RECORDER = """
 (() => {
-  const voices = %s.map((lang) => ({ lang, name: "Voice " + lang, voiceURI: lang, localService: true, default: false }));
+  const voice = (lang) => ({ lang, name: `Voice ${lang}`, voiceURI: lang, localService: true });
+  const voices = %s.map(voice);
   const listeners = [];
   window.__spoken = [];
   window.SpeechSynthesisUtterance = class {
@@ -37,14 +38,14 @@ RECORDER = """
   const synth = {
     speaking: false, pending: false, paused: false, onvoiceschanged: null,
     getVoices: () => voices.slice(),
-    speak: (u) => window.__spoken.push({ text: u.text, lang: u.lang, voice: u.voice && u.voice.lang }),
+    speak: (u) => window.__spoken.push({ text: u.text, lang: u.lang, voice: u.voice?.lang }),
     cancel: () => window.__spoken.push({ cancel: true }),
     pause() {}, resume() {},
     addEventListener: (type, f) => type === "voiceschanged" && listeners.push(f),
     removeEventListener() {},
   };
   window.addVoice = (lang) => {
-    voices.push({ lang, name: "Voice " + lang, voiceURI: lang, localService: true, default: false });
+    voices.push(voice(lang));
     listeners.forEach((f) => f(new Event("voiceschanged")));
   };
   Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
@@ -97,7 +98,8 @@ def test_a_walkthrough_reads_its_caption_its_events_and_each_step_by_itself_in_t
     text = said[0]["text"]
     assert TAMIL_IN(text) and not SYMBOLS.search(text)
     # the words on screen, without the rule numbers
-    assert text in re.sub(r"\s+", " ", caption.inner_text().replace("\u2068", "").replace("\u2069", ""))
+    on_screen = caption.inner_text().replace("\u2068", "").replace("\u2069", "")
+    assert text in re.sub(r"\s+", " ", on_screen)
 
     forget(page)
     toggle = page.locator(".read-steps")
@@ -214,9 +216,7 @@ ANA_EN = ("Ana", "en")
 THREE = 'stacked_deck(3, ["7H", "7S", "2C", "9D", "4S", "5C"])'
 
 
-def test_on_a_table_on_one_device_each_edge_reads_in_its_own_language(
-    site_url, site_env, listener
-):
+def test_on_a_table_on_one_device_each_edge_reads_in_its_own_language(site_url, site_env, listener):
     people = [ANA_EN, NOA, KAVIN]
     key, code = device_table(site_env, people, beat_ms="None", deck=THREE)
     page = listener(
@@ -231,7 +231,7 @@ def test_on_a_table_on_one_device_each_edge_reads_in_its_own_language(
         touch(page, button(seat, "turn"))
         page.locator(f'.edge[data-seat="{seat}"] .piles .card.face .rank').wait_for(timeout=5000)
     touch(page, button(2, "snap"))  # Kavin calls first
-    for seat, (name, lang) in enumerate(people):
+    for seat, (_name, lang) in enumerate(people):
         line = page.locator(f'.edge[data-seat="{seat}"] .edge-told li.told-piles_won')
         line.wait_for(timeout=5000)
         listen = line.locator(".speak-button")

@@ -37,7 +37,10 @@ if (keeping && !("serviceWorker" in navigator)) keeping.hidden = true;
 if (keeping && "serviceWorker" in navigator) {
   const button = keeping.querySelector('[data-action="keep-offline"]');
   const status = keeping.querySelector(".keep-offline-status");
-  const pages = [location.origin + location.pathname, ...[...items].map((item) => item.querySelector("a").href)];
+  // This page, its walkthroughs, and the pages their rule links open (the rules, …).
+  const also = keeping.dataset.also.split(" ").map((path) => new URL(path, location.href).href);
+  const walkthroughs = [...items].map((item) => item.querySelector("a").href);
+  const pages = [location.origin + location.pathname, ...walkthroughs, ...also];
   const count = items.length;
   delete keeping.dataset.pending;
   button.addEventListener("click", () => {
