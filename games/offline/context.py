@@ -3,7 +3,7 @@
 pages: opened again when the network returns), ``"live"`` for a page that keeps a
 connection (a table: its socket connects again by itself), ``"retry"`` for the offline
 page itself, else empty (a page a device can keep and read offline); and the site's
-version (``games.offline.version``), which a page carries (``html[data-site-version]``)
+version (``games.offline.version``), which a page carries (``body[data-site-version]``)
 so that a kept copy says which version made it."""
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ def test_a_new_version_of_the_site_replaces_the_kept_pages(site_url, site_env, d
         assert cache_names(page) == ["snap-one"]
         page.context.set_offline(True)
         page.goto(f"{url}/he/rules/")
-        assert page.evaluate("document.documentElement.dataset.siteVersion") == "one"
+        assert page.evaluate("document.body.dataset.siteVersion") == "one"
         page.context.set_offline(False)
     with serving(site_env, port, tmp_path / "two.log", SITE_VERSION="two") as url:
         page.goto(f"{url}/he/")  # any page: the browser finds the new worker
@@ -200,7 +200,7 @@ def test_a_new_version_of_the_site_replaces_the_kept_pages(site_url, site_env, d
         assert cache_names(page) == ["snap-two"]
         page.context.set_offline(True)
         page.goto(f"{url}/he/rules/")  # kept again by the new version, not opened since
-        assert page.evaluate("document.documentElement.dataset.siteVersion") == "two"
+        assert page.evaluate("document.body.dataset.siteVersion") == "two"
         assert page.locator(".rules-section").count() > 5
         assert HEBREW.search(page.inner_text("h1"))
         page.context.set_offline(False)

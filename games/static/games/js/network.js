@@ -9,7 +9,7 @@
 
 const RETRY_MS = 5000; // the offline page asks the server again this often
 
-const worker = "serviceWorker" in navigator && document.documentElement.dataset.serviceWorker;
+const worker = "serviceWorker" in navigator && document.body.dataset.serviceWorker;
 
 /** The active service worker, once there is one (null where there is none). */
 export function activeWorker() {
