@@ -131,10 +131,9 @@ function addNote() {
   note.className = "speech-note";
   note.textContent = words.noVoice || "";
   note.hidden = true;
-  const main = document.getElementById("main");
-  const heading = main && main.querySelector("h1");
-  if (heading) heading.after(note);
-  else if (main) main.prepend(note);
+  // At the very end of the page: a note that comes late moves nothing on screen.
+  const footer = document.querySelector(".site-footer");
+  (footer || document.body).append(note);
 }
 
 // ---- This page's texts ---------------------------------------------------------------
