@@ -11,6 +11,7 @@ FOLDER_OF = {
     # the installable app: its service worker (at the root) and manifest
     "sw.js": "games.offline",
     "manifest.webmanifest": "games.offline",
+    "lesson": "games.teach",  # a teacher's lesson: the short link teachers hand out
 }
 SITE_WIDE = {"i18n", "jsi18n", "admin"}  # Django's own views, wired in snapsite/urls.py
 

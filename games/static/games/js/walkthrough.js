@@ -80,6 +80,16 @@ function withClauses(p, clauses) {
   return p;
 }
 
+/** A teacher's own note (a teacher's lesson): their words, in their language, as text. */
+function teacherNote(text) {
+  const p = Object.assign(document.createElement("p"), { className: "teacher-note", dir: "auto" });
+  if (player.dataset.noteLang) p.lang = player.dataset.noteLang;
+  const label = Object.assign(document.createElement("span"), { className: "teacher-note-label" });
+  label.textContent = gettext("Teacher’s note:");
+  p.append(label, " ", text);
+  return p;
+}
+
 /** The engine's note on a press (styled by its outcome), then its rules. */
 function noteParagraph(text, className, clauses) {
   const p = withClauses(paragraph(""), clauses);
@@ -135,6 +145,7 @@ function stepAnnouncement(frame) {
     interpolate(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: frames.length }, true) + ".",
     frame.caption,
   ];
+  if (frame.note) parts.push(`${gettext("Teacher’s note:")} ${frame.note}`);
   if (frame.expects && !saysWhatToPress(frame)) parts.push(prompt(frame));
   if (index === frames.length - 1) parts.push(finished.querySelector(".finished-text").textContent.trim());
   return parts.join(" ");
@@ -156,6 +167,7 @@ function render() {
     parts.push(noteParagraph(branch.note, style, branch.clauses), eventList(branch.events));
   } else {
     parts.push(withClauses(paragraph(frame.caption, "caption"), frame.clauses));
+    if (frame.note) parts.push(teacherNote(frame.note));
     if (refusal) parts.push(noteParagraph(refusal.note, "note refused", refusal.clauses));
     if (frame.expects) parts.push(paragraph(prompt(frame), saysWhatToPress(frame) ? "your-move said" : "your-move"));
   }
