@@ -81,6 +81,7 @@ def test_every_page_links_the_manifest_of_its_language(client, content, lang):
     [
         ("play/", "reload"),
         ("teach/", "reload"),
+        ("teach/quiz/?seed=10", "stay"),  # a teacher's form: nothing typed is lost
         ("offline/", "retry"),
         ("rules/", None),
         ("learn/", None),

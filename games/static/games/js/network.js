@@ -3,9 +3,9 @@
 // keeps (rules, glossary, start, learn, walkthroughs) opens again offline with its
 // styles, scripts and fonts. A page that needs the network (body[data-network]) says
 // so while there is none, and comes back by itself when it returns: "reload" pages
-// (the lobby, teachers' pages) open again, "live" pages (tables) only hide the note
-// (their socket connects again by itself), the offline page ("retry") opens the
-// address that was asked for.
+// (the lobby, the teachers' page) open again, "live" pages (tables) and "stay" pages
+// (a teacher's form) only hide the note (a socket connects again by itself; what was
+// typed stays), the offline page ("retry") opens the address that was asked for.
 
 const RETRY_MS = 5000; // the offline page asks the server again this often
 
