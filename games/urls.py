@@ -6,6 +6,7 @@ from django.urls import path
 from games import views
 from games.content.page_cache import cached_page
 from games.learn import views as learn_views
+from games.offline import views as offline_views
 from games.play import views as play_views
 from games.replay import views as replay_views
 from games.replay.kept import replay_state
@@ -62,4 +63,6 @@ urlpatterns = [
     path("teach/quiz/print/", quiz_views.quiz_print, name="quiz_print"),
     path("learn/", cached_page(learn_views.learn), name="learn"),
     path("learn/<slug:slug>/", cached_page(learn_views.walkthrough), name="walkthrough"),
+    path("offline/", cached_page(offline_views.offline), name="offline"),
+    path("manifest.webmanifest", offline_views.manifest, name="manifest"),
 ]

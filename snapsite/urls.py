@@ -4,12 +4,15 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from games.content.page_cache import cached_page
+from games.offline import views as offline_views
 from games.rules import views as rules_views
 from games.switcher import set_language
 
 urlpatterns = [
     # The switcher's own view: it translates `next` from the language of its address.
     path("i18n/setlang/", set_language, name="set_language"),
+    # The service worker answers for the whole site, so it is served from its root.
+    path("sw.js", offline_views.service_worker, name="service_worker"),
 ]
 
 urlpatterns += i18n_patterns(

@@ -8,6 +8,9 @@ FOLDER_OF = {
     "": "games.views",
     "glossary": "games.rules",
     "start": "games.rules",
+    # the installable app: its service worker (at the root) and manifest
+    "sw.js": "games.offline",
+    "manifest.webmanifest": "games.offline",
     "lesson": "games.teach",  # a teacher's lesson: the short link teachers hand out
 }
 SITE_WIDE = {"i18n", "jsi18n", "admin"}  # Django's own views, wired in snapsite/urls.py

@@ -69,6 +69,7 @@ def every_page(client, lang: str) -> list[tuple[str, int]]:
         f"/{lang}/teach/quiz/?seed=10",
         f"/{lang}/teach/quiz/print/?seed=10",
         f"/{lang}/teach/sheet/?also={other}&parts={parts}",
+        f"/{lang}/offline/",
     ]
     refused = [f"/{lang}/teach/sheet/?lang=xx&parts=start", f"/{lang}/teach/quiz/?seed=x"]
     return [

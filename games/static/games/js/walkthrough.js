@@ -5,9 +5,11 @@ import { namedText } from "./names.js";
 import { drawTable } from "./table.js";
 import { connectKeys } from "./walkthrough-keys.js";
 import { connectProjector } from "./projector.js";
+import { addListenButton, onVoices, speak, spokenText, voiceFor } from "./speech.js";
 
 const { gettext, interpolate } = window;
 const STORAGE_PREFIX = "snap-walkthrough-done:";
+const READ_STEPS_KEY = "snap-read-steps"; // "1": each step is read aloud by itself
 const REPEAT_MS = 400; // a second tap this soon after a step change is ignored
 
 const player = document.querySelector(".player");
@@ -171,6 +173,7 @@ function render() {
   }
   narration.replaceChildren(...parts.filter(Boolean));
   narration.dataset.outcome = outcome || "";
+  for (const line of narration.querySelectorAll(":scope > p, .step-events > li")) addListenButton(line);
 
   // Controls: a button that is about to be disabled hands its focus on first.
   const nextState = {
@@ -236,14 +239,15 @@ function updateSwitcher() {
 
 // ---- Moving through the example ------------------------------------------------
 
-function go(to, { speak = true } = {}) {
+function go(to, { speak: tell = true } = {}) {
   branch = null;
   refusal = null;
   index = Math.max(0, Math.min(frames.length - 1, to));
   changedAt = performance.now();
   render();
   keepStepInAddress();
-  if (speak) announce(stepAnnouncement(frames[index]));
+  if (tell) announce(stepAnnouncement(frames[index]));
+  readStepAloud();
 }
 
 function forward() {
@@ -287,12 +291,14 @@ function press(kind) {
     refusal = answer;
     render();
     announce(answer.note);
+    readStepAloud();
     return; // the focus stays on the pressed button
   }
   branch = answer;
   changedAt = performance.now();
   render();
   announce([answer.note, ...(answer.events || [])].join(" "));
+  readStepAloud();
   (outcomeOf(answer) === "mistake" ? buttons.retry : buttons.example).focus();
 }
 
@@ -345,6 +351,43 @@ if (momentChoice) {
     if (momentChoice.value !== "") go(Number(momentChoice.value));
   });
 }
+
+// ---- Each step read aloud by itself, for a child who cannot read yet -------------
+
+const readSteps = document.createElement("button");
+readSteps.type = "button";
+readSteps.className = "button secondary small read-steps";
+readSteps.textContent = document.getElementById("speech-words").dataset.readSteps;
+let readingSteps = false;
+try {
+  readingSteps = localStorage.getItem(READ_STEPS_KEY) === "1";
+} catch (e) {
+  readingSteps = false;
+}
+readSteps.setAttribute("aria-pressed", String(readingSteps));
+player.querySelector(".player-tools").prepend(readSteps);
+onVoices(() => {
+  readSteps.hidden = !voiceFor(document.documentElement.lang);
+});
+
+/** The step (or the engine's answer) as on screen, each line after the other. */
+function readStepAloud() {
+  if (!readingSteps || readSteps.hidden) return;
+  const lines = [...narration.querySelectorAll(":scope > p, .step-events > li")].map(spokenText);
+  speak(lines, document.documentElement.lang);
+}
+
+readSteps.addEventListener("click", () => {
+  readingSteps = !readingSteps;
+  readSteps.setAttribute("aria-pressed", String(readingSteps));
+  try {
+    localStorage.setItem(READ_STEPS_KEY, readingSteps ? "1" : "0");
+  } catch (e) {
+    /* private mode: for this page only */
+  }
+  if (readingSteps) readStepAloud();
+  else speak([], document.documentElement.lang);
+});
 
 const projector = connectProjector(player, { onChange: () => drawTable(picture, (branch && branch.table) || frames[index].table) });
 connectKeys(player, {
