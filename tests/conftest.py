@@ -78,6 +78,17 @@ def content(db):
     call_command("load_content", stdout=open(os.devnull, "w"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def test_database_made_first(request):
+    """The test database is made before any test of this process runs, when any of its
+    tests needs it: made later, after a test that leaves an event loop running in this
+    thread (Playwright's sync API runs one for Chromium), Django refuses to make it
+    ("You cannot call this from an async context") and every database test of the
+    process fails."""
+    if any("django_db_setup" in item.fixturenames for item in request.session.items):
+        request.getfixturevalue("django_db_setup")
+
+
 @pytest.fixture(autouse=True)
 def no_language_left_active():
     """Each test starts in the default language, whatever an earlier test of this
