@@ -121,7 +121,11 @@ def subset(script: Script, weight: int) -> bytes:
     return out.getvalue()
 
 
-CSS = BASE_DIR / "games" / "static" / "games" / "css" / "site.css"
+# The stylesheets that declare the subsets (each between the two marker comments).
+CSS_FILES = tuple(
+    BASE_DIR / "games" / "static" / "games" / "css" / name
+    for name in ("site.css", "sheet-web-fonts.css")
+)
 CSS_START = "/* Web fonts (made by tools/subset_fonts.py"
 CSS_END = "/* End of the web fonts. */\n"
 
@@ -171,12 +175,13 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             target.write_bytes(data)
             print(f"{target.name}: {len(data)} bytes  unicode-range: {script.unicode_range()}")
-    css = CSS.read_text()
-    if args.check:
-        if css_with_faces(css) != css:
-            differ.append(CSS.name)
-    else:
-        CSS.write_text(css_with_faces(css))
+    for path in CSS_FILES:
+        css = path.read_text()
+        if args.check:
+            if css_with_faces(css) != css:
+                differ.append(path.name)
+        else:
+            path.write_text(css_with_faces(css))
     if differ:
         print("differ from what the tool makes: " + ", ".join(differ), file=sys.stderr)
         return 1
