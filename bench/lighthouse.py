@@ -206,6 +206,13 @@ def summary_of(report: dict) -> dict:
 
 
 def run_one(binary: str, url: str, preset: str, keep: Path | None) -> dict:
+    """One Lighthouse run's figures; a run that fails (a trace lost on a busy machine,
+    NO_NAVSTART) is tried once more before it counts as an error."""
+    figures = run_once(binary, url, preset, keep)
+    return run_once(binary, url, preset, keep) if "error" in figures else figures
+
+
+def run_once(binary: str, url: str, preset: str, keep: Path | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="snap-lh-run-") as folder:
         output = (keep or Path(folder)) / f"{abs(hash((url, preset)))}.json"
         env = {**os.environ, "CHROME_PATH": CHROMIUM}
