@@ -5,7 +5,8 @@ from django.urls import LocalePrefixPattern, URLPattern, get_resolver
 
 #: The first segments whose code is not in a folder of the same name.
 FOLDER_OF = {"": "games.views", "glossary": "games.rules", "start": "games.rules"}
-SITE_WIDE = {"i18n", "jsi18n", "admin"}  # Django's own views, wired in snapsite/urls.py
+#: Django's own views and the icon browsers ask the root for, wired in snapsite/urls.py.
+SITE_WIDE = {"i18n", "jsi18n", "admin", "favicon.ico"}
 
 
 def page_patterns(patterns=None, prefix=""):

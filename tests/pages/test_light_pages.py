@@ -61,7 +61,7 @@ def test_a_page_preloads_its_own_languages_fonts_only(client, content, lang, fon
     found = re.findall(r'<link rel="preload" href="/static/games/fonts/([a-z0-9-]+)\.woff2"', html)
     assert found == fonts
     assert [p.rsplit("/", 1)[-1].removesuffix(".woff2") for p in preloaded(lang)] == fonts
-    assert 'as="font" type="font/woff2" crossorigin>' in html
+    assert 'as="font" type="font/woff2" crossorigin="anonymous">' in html
     assert "@import" not in html and ".ttf" not in html
 
 
