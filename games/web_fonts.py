@@ -101,12 +101,11 @@ def output_name(script: Script, weight: int) -> str:
 
 
 def preloaded(language: str) -> list[str]:
-    """The static paths a page in `language` preloads: its own script's regular and bold
-    (the text and the menu), and Latin regular (digits, punctuation, the language
-    switcher's Latin names) when its own script is another."""
-    scripts = LANGUAGE_SCRIPTS.get(language, (LATIN,))
-    own = scripts[-1]
-    paths = [f"games/fonts/{output_name(own, weight)}" for weight in WEIGHTS]
-    if own is not LATIN:
-        paths.insert(0, f"games/fonts/{output_name(LATIN, 400)}")
-    return paths
+    """The static paths a page in `language` preloads: Latin regular and bold (digits,
+    punctuation, codes and Latin names: every page has some), then its own script's
+    regular and bold when that is another. All of them arrive before the first layout,
+    so with `font-display: optional` they are used at once and nothing is laid out
+    twice (the table pictures measure their text)."""
+    own = LANGUAGE_SCRIPTS.get(language, (LATIN,))[-1]
+    scripts = (LATIN,) if own is LATIN else (LATIN, own)
+    return [f"games/fonts/{output_name(s, weight)}" for s in scripts for weight in WEIGHTS]

@@ -51,9 +51,9 @@ def test_the_versioned_catalog_is_kept_a_year_and_an_old_address_a_minute(client
     ("lang", "fonts"),
     [
         ("en", ["snap-latin-400", "snap-latin-700"]),
-        ("he", ["snap-latin-400", "snap-hebrew-400", "snap-hebrew-700"]),
-        ("ta", ["snap-latin-400", "snap-tamil-400", "snap-tamil-700"]),
-        ("mr", ["snap-latin-400", "snap-devanagari-400", "snap-devanagari-700"]),
+        ("he", ["snap-latin-400", "snap-latin-700", "snap-hebrew-400", "snap-hebrew-700"]),
+        ("ta", ["snap-latin-400", "snap-latin-700", "snap-tamil-400", "snap-tamil-700"]),
+        ("mr", ["snap-latin-400", "snap-latin-700", "snap-devanagari-400", "snap-devanagari-700"]),
     ],
 )
 def test_a_page_preloads_its_own_languages_fonts_only(client, content, lang, fonts):
