@@ -189,6 +189,8 @@ class Table(models.Model):
     on_device = models.BooleanField(default=False)
     # class tables opened together, one per tablet: the code of the first of them
     device_group = models.CharField(max_length=12, blank=True, db_index=True)
+    # a class table: the code of the teacher's lesson assigned to the class ("": none)
+    lesson_code = models.CharField(max_length=12, blank=True)
 
     class Meta:
         ordering = ["-created"]
@@ -283,3 +285,30 @@ class TableLease(models.Model):
     holder = models.CharField(max_length=200, blank=True)  # the process's channel name
     fence = models.BigIntegerField(default=0)
     expires_ms = models.BigIntegerField(default=0)  # wall clock, ms
+
+
+class Lesson(models.Model):
+    """A teacher's step-by-step example on the engine (``games/frames/lesson_store.py``):
+    its table and kept deal, the steps chosen, the moments the class decides and the
+    teacher's notes. Whoever holds the secret edit link may change it; only a hash of
+    that link's key is stored. Lessons no visit has opened for a year are deleted
+    (``python manage.py purge_lessons``)."""
+
+    code = models.CharField(max_length=12, unique=True)
+    edit_hash = models.CharField(max_length=64)  # sha256 of the edit key, hex
+    title = models.CharField(max_length=200, blank=True)
+    lang = models.CharField(max_length=8)  # the language the teacher wrote in
+    setup = models.JSONField()  # games.frames.lesson_setup.Setup.to_json()
+    deck = models.JSONField()  # the dealt order, top first, as card codes
+    steps = models.JSONField(default=list)  # games.frames.lesson_play steps
+    notes = models.JSONField(default=dict)  # position ("0": the start) -> the note
+    marks = models.JSONField(default=list)  # step numbers the class decides
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    last_visit = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.code

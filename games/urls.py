@@ -6,12 +6,14 @@ from django.urls import path
 from games import views
 from games.content.page_cache import cached_page
 from games.learn import views as learn_views
+from games.offline import views as offline_views
 from games.play import views as play_views
 from games.replay import views as replay_views
 from games.replay.kept import replay_state
 from games.rules import views as rules_views
 from games.teach import views as teach_views
 from games.teach.classes import views as class_views
+from games.teach.lessons import views as lesson_views
 from games.teach.quiz import views as quiz_views
 from games.teach.sheets import views as sheets_views
 
@@ -34,6 +36,7 @@ urlpatterns = [
     path("teach/class/", class_views.class_new, name="class_new"),
     path("teach/class/<str:code>/", class_views.class_teacher, name="class_teacher"),
     path("teach/class/<str:code>/tablets/", class_views.class_tablets, name="class_tablets"),
+    path("teach/class/<str:code>/lesson/", class_views.class_lesson, name="class_lesson"),
     path(
         "teach/class/<str:code>/tablets/state/",
         class_views.class_tablets_state,
@@ -52,8 +55,14 @@ urlpatterns = [
     path("teach/sheet/", sheets_views.sheet, name="sheet"),
     path("teach/sheet.pdf", sheets_views.sheet_pdf, name="sheet_pdf"),
     path("teach/sheet.css", sheets_views.sheet_page_css, name="sheet_page_css"),
+    path("teach/lessons/", lesson_views.lessons, name="lessons"),
+    path("teach/lessons/<str:code>/edit/<str:key>/", lesson_views.lesson_edit, name="lesson_edit"),
+    path("teach/lessons/<str:code>/copy/", lesson_views.lesson_copy, name="lesson_copy"),
+    path("lesson/<str:code>/", lesson_views.lesson, name="lesson"),
     path("teach/quiz/", quiz_views.quiz, name="quiz"),
     path("teach/quiz/print/", quiz_views.quiz_print, name="quiz_print"),
     path("learn/", cached_page(learn_views.learn), name="learn"),
     path("learn/<slug:slug>/", cached_page(learn_views.walkthrough), name="walkthrough"),
+    path("offline/", cached_page(offline_views.offline), name="offline"),
+    path("manifest.webmanifest", offline_views.manifest, name="manifest"),
 ]

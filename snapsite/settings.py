@@ -87,6 +87,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.languages",
+                "games.offline.context.network",
             ],
         },
     },
@@ -210,6 +211,9 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = True
+# The site's version as the service worker knows it (games/offline/version.py): empty,
+# a hash of the static files, templates, code and translations.
+SITE_VERSION = os.environ.get("SITE_VERSION", "")
 # The TTFs are only read on the server (the PDF sheets embed them); pages load WOFF2
 # (already compressed). Compressing 1.7 MB of TTFs made every collectstatic slow.
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (

@@ -24,6 +24,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+#: The site's server and Chromium's pages for the browser tests, in whichever folder
+#: they stand (tests mirror the code's folders, not the tools they use).
+pytest_plugins = ["tests.browsers"]
+
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 LANGUAGE_CODES = ("en", "ms", "mr", "he", "ta", "hr")
 
@@ -130,7 +134,7 @@ def processes_need_the_server_mark(request, monkeypatch):
 def chromium():
     """Debian's Chromium, one per test process for every test that needs it (two
     Playwright sync instances on one thread refuse to start)."""
-    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+    from tests.browsers import CHROMIUM, CHROMIUM_ARGS
 
     require(
         shutil.which(CHROMIUM) is not None or Path(CHROMIUM).exists(),

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import require
-from tests.services.test_production_services import (
+from tests.snapsite.test_production_services import (
     PG_HOST,
     PG_PORT,
     REDIS_HOST,

@@ -67,11 +67,45 @@ def _texts(catalog_text: str | None) -> dict[tuple, str]:
     return texts
 
 
-def _at(repo: Path, revision: str, path: str) -> str | None:
-    try:
-        return _git(repo, "show", f"{revision}:{path}")
-    except NotARepository:
-        return None  # the file did not exist there
+#: git's name for "no such file" on one side of a change (added or deleted there).
+_NO_BLOB = "0" * 40
+
+
+class _Blobs:
+    """Catalog texts by blob id, each read and parsed once: the text a commit makes is
+    the text the next commit to the catalog starts from."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self.parsed: dict[str, dict[tuple, str]] = {}
+
+    def texts(self, blob: str) -> dict[tuple, str]:
+        if blob == _NO_BLOB:
+            return {}
+        if blob not in self.parsed:
+            self.parsed[blob] = _texts(_git(self.repo, "cat-file", "blob", blob))
+        return self.parsed[blob]
+
+
+def _changes(top: Path, path: str, span: list[str]) -> list[tuple[str, str, str, str]]:
+    """(commit, subject, blob before, blob after) for each commit that changed ``path``,
+    oldest first."""
+    # --full-history: a merge that took one side's whole file would otherwise hide
+    # the other side's commits, the very ones whose texts it took back.
+    log = _git(
+        top, "log", "--full-history", "--no-merges", "--reverse", "--raw", "--no-abbrev",
+        "--format=%x00%h %s", *span, "--", path,
+    )  # fmt: skip
+    changes = []
+    for record in log.split("\x00")[1:]:
+        head, *raw = record.strip("\n").split("\n")
+        commit, _, subject = head.partition(" ")
+        for line in raw:
+            if line.startswith(":"):
+                fields = line.split("\t")[0].split()
+                changes.append((commit, subject, fields[2], fields[3]))
+                break
+    return changes
 
 
 def undone_translations(repo: Path, since: str | None = None) -> list[Undone]:
@@ -80,6 +114,7 @@ def undone_translations(repo: Path, since: str | None = None) -> list[Undone]:
     commits had replaced."""
     repo = Path(repo)
     top = Path(_git(repo, "rev-parse", "--show-toplevel").strip())
+    blobs = _Blobs(top)
     found = []
     for path in sorted(_git(top, "ls-files", "--", "locale").split()):
         if Path(path).name not in CATALOGS:
@@ -87,25 +122,11 @@ def undone_translations(repo: Path, since: str | None = None) -> list[Undone]:
         on_disk = top / path  # what the site compiles, committed or not
         now = _texts(on_disk.read_text(encoding="utf-8") if on_disk.exists() else None)
         span = [f"{since}..HEAD"] if since else ["HEAD"]
-        # --full-history: a merge that took one side's whole file would otherwise hide
-        # the other side's commits, the very ones whose texts it took back.
-        log = _git(
-            top,
-            "log",
-            "--full-history",
-            "--no-merges",
-            "--reverse",
-            "--format=%h %s",
-            *span,
-            "--",
-            path,
-        )
         last = {}  # entry key -> (commit, subject, the text it made)
         replaced = {}  # entry key -> texts some commit replaced
-        for line in log.splitlines():
-            commit, _, subject = line.partition(" ")
-            before = _texts(_at(top, f"{commit}^", path))
-            for key, made in _texts(_at(top, commit, path)).items():
+        for commit, subject, blob_before, blob_after in _changes(top, path, span):
+            before = blobs.texts(blob_before)
+            for key, made in blobs.texts(blob_after).items():
                 old = before.get(key)
                 if old is not None and old != made:
                     last[key] = (commit, subject, made)

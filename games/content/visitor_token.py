@@ -5,7 +5,7 @@ system's random source (a quarter of a kept page's answer), and marks the cookie
 sent again with every answer (a ``Set-Cookie`` on every page read). Here the mask is
 drawn in one read of ``os.urandom`` (without bias: bytes past the last whole multiple
 of 62 are thrown away), the same way Django masks (its ``_unmask_cipher_token`` reads
-it back: tests/pages/test_page_cache.py posts it), and a visitor who already has the
+it back: tests/content/test_page_cache.py posts it), and a visitor who already has the
 cookie is not sent it again. A visitor without one gets it from ``get_token``.
 """
 

@@ -68,7 +68,8 @@ def pot_news(before: GameState, after: GameState) -> str | None:
     """What a step from ``before`` to ``after`` makes worth telling about the pot, told
     once, when it happens: ``AFTER_TIE`` or ``NEVER`` when the step blocked the pot (it
     was not blocked, or showed another top rank, before), or when a blocked pot could
-    still be won before and never can now; else None.
+    still be won before and never can now; else None. Nothing on the step that ends the
+    game: no tie can come any more, and the end of the game is told instead.
 
     >>> from games.engine import from_piles
     >>> blocked = from_piles([["2D", "2S"], ["2H", "3H"]], pot=["7S", "7H", "7D", "7C"])
@@ -76,6 +77,8 @@ def pot_news(before: GameState, after: GameState) -> str | None:
     >>> pot_news(open_pot, blocked), pot_news(blocked, blocked), pot_news(blocked, open_pot)
     ('after_tie', None, None)
     """
+    if after.over:
+        return None
     now = pot_outlook(after)
     if now not in (AFTER_TIE, NEVER):
         return None

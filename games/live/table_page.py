@@ -62,12 +62,18 @@ def table_page(request, table: Table, *, projector: bool = False):
         "follow": reverse(follow, args=["__CODE__"]),
         "projector": projector,
         # a class's student sends the walkthroughs finished on this device (known ones)
-        "walkthroughs": list(walkthrough_slugs()) if table.teacher_key else [],
+        "walkthroughs": (
+            list(walkthrough_slugs())
+            + ([f"lesson:{table.lesson_code}"] if table.lesson_code else [])
+            if table.teacher_key
+            else []
+        ),
     }
     context = {
         "code": code,
         "table": table,
         "class_table": bool(table.teacher_key),
+        "class_lesson": table.lesson_code if table.teacher_key else "",
         "projector": projector,
         "seated": seated,
         "share_url": link,

@@ -60,6 +60,9 @@ __all__ = [
     "CONTROLS",
     "Outcome",
     "TooManyTables",
+    "class_lesson",
+    "class_lesson_assign",
+    "class_lesson_done",
     "class_teacher",
     "connection_name",
     "classes_purge",
@@ -187,31 +190,22 @@ def _class_table(
     session_key: str,
     class_name: str,
     players: int,
-    options: Options = DEFAULT_OPTIONS,
     fill_level: BotLevel | None = None,
-    turn_timer_ms: int | None = None,
-    beat_ms: int | None = None,
-    bot_time_scale: float = 1.0,
-    on_device: bool = False,
-    device_group: str = "",
     address: str | None = None,
+    **settings,
 ) -> str:
-    """:func:`table_open_class` once its limits are checked."""
+    """:func:`table_open_class` once its limits are checked (``settings``: its other
+    keywords, as :func:`table_create` takes them)."""
     if not 2 <= players <= 12:
         raise ValueError("a class table has 2 to 12 seats")
     return table_create(
         players=players,
-        options=options,
-        turn_timer_ms=turn_timer_ms,
-        beat_ms=beat_ms,
-        bot_time_scale=bot_time_scale,
         teacher_key=session_key,
         class_name=class_name.strip(),
         fill_level=fill_level.name.lower() if fill_level else "",
-        on_device=on_device,
-        device_group=device_group,
         opener_key=session_key,
         opener_address=address,
+        **settings,
     )
 
 
@@ -353,10 +347,29 @@ async def table_control(*, code: str, session_key: str | None, message: dict) ->
     return Outcome(refused="no_table" if refused is NO_TABLE else refused)
 
 
+def class_lesson(*, code: str) -> str:
+    """The code of the teacher's lesson assigned at class table ``code`` ("": none)."""
+    found = Table.objects.filter(code=normalise_code(code)).values_list("lesson_code", flat=True)
+    return found.first() or ""
+
+
+def class_lesson_done(*, code: str) -> list[str]:
+    """What a student's page sends when the class's lesson is done (``lesson:<CODE>``)."""
+    lesson = class_lesson(code=code)
+    return [f"lesson:{lesson}"] if lesson else []
+
+
+def class_lesson_assign(*, code: str, lesson: str) -> None:
+    """Assign the teacher's lesson ``lesson`` ("": none) at class table ``code``."""
+    Table.objects.filter(code=normalise_code(code)).exclude(teacher_key="").update(
+        lesson_code=lesson
+    )
+
+
 async def table_done(*, code: str, seat: int, walkthroughs: list[str]) -> None:
     """The student on ``seat`` of a class table has finished ``walkthroughs`` (known
     slugs); kept with the seat and told to the teacher (other tables: nothing)."""
-    order = list(walkthrough_slugs())
+    order = list(walkthrough_slugs()) + await database_sync_to_async(class_lesson_done)(code=code)
     await owner_call(
         normalise_code(code), "done", seat=seat, walkthroughs=walkthroughs, order=order
     )

@@ -545,6 +545,8 @@ def class_restart(old: StoredTable, seats: list[SeatInfo], number: int, data: di
             opener_key=old.teacher_key,
             opener_address=opener.first(),
         )
+        lesson = Table.objects.filter(id=old.id).values_list("lesson_code", flat=True).first()
+        Table.objects.filter(code=code).update(lesson_code=lesson or "")  # the same lesson
         seats_replace(table_id(code), seats)
         data = {**data, "params": {**data["params"], "code": code}}
         closed = {"next_code": code, "paused": False, "open_until": 0}

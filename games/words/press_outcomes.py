@@ -1,4 +1,4 @@
-"""What a learner's press did, read from the engine's own events (issue #7).
+"""What a learner's press did, read from the engine's own events.
 
 A walkthrough answers every press that is not the example's next move with the
 engine's result (:func:`games.scenarios.runner.play_branch`). This module sorts that

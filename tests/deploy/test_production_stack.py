@@ -24,7 +24,7 @@ import pytest
 
 from tests.conftest import require
 from tests.servers import ROOT, free_port
-from tests.services.test_production_services import (
+from tests.snapsite.test_production_services import (
     PG_HOST,
     PG_PORT,
     REDIS_HOST,
@@ -33,7 +33,13 @@ from tests.services.test_production_services import (
 )
 from tests.tables.test_table_two_processes import Tablet
 
-pytestmark = [pytest.mark.server, pytest.mark.postgres, pytest.mark.redis]
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    # one stack for the module: its tests run in one worker of a parallel run
+    pytest.mark.xdist_group("production-stack"),
+]
 
 MAKE_TABLES = """
 from django.contrib.sessions.backends.db import SessionStore
@@ -106,14 +112,23 @@ def process_reached(stack, code: str) -> int:
     """The index of the table process nginx sends ``code``'s WebSockets to."""
     from tests.tables.wsclient import WSClient
 
-    before = [established(p) for p in stack.table_ports]
-    probe = WSClient("127.0.0.1", stack.port, f"/ws/play/{code}/", origin=stack.url)
-    time.sleep(0.3)
-    after = [established(p) for p in stack.table_ports]
-    probe.close()
-    grown = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if b > a]
-    assert len(grown) == 1, (before, after)
-    return grown[0]
+    seen = []
+    for _attempt in range(5):  # another connection may come or go in the same moment
+        before = [established(p) for p in stack.table_ports]
+        probe = WSClient("127.0.0.1", stack.port, f"/ws/play/{code}/", origin=stack.url)
+        deadline = time.monotonic() + 5  # a busy machine may take a while to connect
+        while True:
+            time.sleep(0.1)
+            after = [established(p) for p in stack.table_ports]
+            grown = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if b > a]
+            if grown or time.monotonic() > deadline:
+                break
+        probe.close()
+        if len(grown) == 1:
+            return grown[0]
+        seen.append((before, after))
+        time.sleep(0.5)
+    raise AssertionError(f"no single table process took the probe: {seen}")
 
 
 def event_seqs(frames: list[str]) -> list[int]:

@@ -4,7 +4,15 @@
 from django.urls import LocalePrefixPattern, URLPattern, get_resolver
 
 #: The first segments whose code is not in a folder of the same name.
-FOLDER_OF = {"": "games.views", "glossary": "games.rules", "start": "games.rules"}
+FOLDER_OF = {
+    "": "games.views",
+    "glossary": "games.rules",
+    "start": "games.rules",
+    # the installable app: its service worker (at the root) and manifest
+    "sw.js": "games.offline",
+    "manifest.webmanifest": "games.offline",
+    "lesson": "games.teach",  # a teacher's lesson: the short link teachers hand out
+}
 #: Django's own views and the icon browsers ask the root for, wired in snapsite/urls.py.
 SITE_WIDE = {"i18n", "jsi18n", "admin", "favicon.ico"}
 

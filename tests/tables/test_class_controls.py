@@ -430,3 +430,18 @@ async def test_a_student_cannot_be_removed_from_a_finished_game_whose_replay_kee
     late = await connect(code, await session_new())  # nobody can take her seat afterwards
     await late.send(type="join", name="Zed")
     assert (await late.error())["code"] == "table_full"
+
+
+async def test_the_class_lesson_done_reaches_the_teacher_and_no_other_lesson_counts():
+    code, teacher = await open_class(players=2)
+    await database_sync_to_async(tables.class_lesson_assign)(code=code, lesson="ACEFHJ")
+    ana = await player(code, "Ana")
+    slugs = list(walkthrough_slugs())
+    await ana.send(type="done", walkthroughs=["lesson:KMNPRT", slugs[0]])  # not this class's
+    progress = await until_type(teacher, "progress")
+    assert progress["done"] == [slugs[0]]
+    await ana.send(type="done", walkthroughs=["lesson:ACEFHJ"])
+    progress = await until_type(teacher, "progress")
+    assert progress["done"] == [slugs[0], "lesson:ACEFHJ"]
+    await ana.send(type="done", walkthroughs=["lesson:<b>"])
+    assert (await until_type(ana, "error"))["code"] == "bad_message"

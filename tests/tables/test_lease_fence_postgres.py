@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.services.test_production_services import (  # noqa: F401 (a fixture)
+from tests.snapsite.test_production_services import (  # noqa: F401 (a fixture)
     postgres_database,
 )
 

@@ -13,7 +13,7 @@ from games import tables
 from games.engine import Options
 from games.tables import registry
 from tests.conftest import redis_test_url, require
-from tests.services.test_production_services import REDIS_HOST, REDIS_PORT, reachable
+from tests.snapsite.test_production_services import REDIS_HOST, REDIS_PORT, reachable
 
 from .helpers import assert_frames_safe, player, stacked_deck, stored_record
 

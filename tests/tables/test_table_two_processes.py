@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import redis_test_url, require
 from tests.servers import ROOT, free_port, start_site_server
-from tests.services.test_production_services import (  # noqa: F401 (a fixture)
+from tests.snapsite.test_production_services import (  # noqa: F401 (a fixture)
     PG_HOST,
     PG_PORT,
     REDIS_HOST,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import async_to_sync
+from django.contrib import messages
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.http import Http404, JsonResponse
@@ -25,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from games import tables
 from games.frames import narration
+from games.frames.lesson_store import lesson_find
 from games.live.game_choices import BEAT_MS, LEVEL_CHOICES
 from games.live.limit_words import too_many_tables_text
 from games.live.share_links import share_url
@@ -43,6 +45,7 @@ __all__ = [
     "class_tablets",
     "class_tablets_start",
     "class_tablets_state",
+    "class_lesson",
     "class_teacher",
 ]
 
@@ -126,6 +129,31 @@ def pace_choice(table: Table) -> dict:
     return {"pace": "own", "turn_timer": (table.turn_timer_ms or 0) // 1000}
 
 
+def assigned_lesson(table: Table) -> list[dict]:
+    """The class's lesson as one more thing a student finishes (``lesson:<CODE>``)."""
+    if not table.lesson_code:
+        return []
+    found = lesson_find(table.lesson_code)
+    title = (found.title if found else "") or _("Lesson %(code)s") % {"code": table.lesson_code}
+    return [{"slug": f"lesson:{table.lesson_code}", "title": title}]
+
+
+@require_POST
+def class_lesson(request, code: str):
+    """The teacher gives the class a lesson by its code (empty: none); the students'
+    table pages link to it, and the teacher's page counts who finished it."""
+    table = teachers_table(request, code)
+    if table is None:
+        return not_the_teacher(request, normalise_code(code))
+    wanted = normalise_code(request.POST.get("lesson", ""))
+    found = lesson_find(wanted) if wanted else None
+    if wanted and found is None:
+        messages.error(request, _("There is no lesson with that code. Check the letters."))
+    else:
+        tables.class_lesson_assign(code=table.code, lesson=found.code if found else "")
+    return redirect("class_teacher", code=table.code)
+
+
 def class_teacher(request, code: str):
     table = teachers_table(request, code)
     if table is None:
@@ -140,7 +168,8 @@ def class_teacher(request, code: str):
         "beat_ms": BEAT_MS,
         "walkthroughs": [
             {"slug": slug, "title": str(narration.TITLES[slug])} for slug in walkthrough_slugs()
-        ],
+        ]
+        + assigned_lesson(table),
         "levels": {value: str(label) for value, label in LEVEL_CHOICES},
     }
     context = {
@@ -156,6 +185,7 @@ def class_teacher(request, code: str):
         "level": table.fill_level or "steady",
         "config": config,
         "earlier": earlier_games(table),
+        "class_lesson": table.lesson_code,
     }
     return render(request, "teach/class_teacher.html", context)
 

@@ -21,6 +21,7 @@ from games.content.markup import render_markup
 from games.frames import walkthroughs
 from games.models import GlossaryEntry, RulesSection, StartStep
 from games.teach.sheets import game as sheets_game
+from games.teach.sheets import lesson as sheets_lesson
 from games.teach.sheets.cells import cell, section_titles_in
 from games.teach.sheets.query import SheetQuery, quiz_available
 
@@ -194,4 +195,6 @@ def parts(query: SheetQuery) -> list[dict]:
             result.append(quiz_part(query))
         elif kind == "game":
             result.append(sheets_game.game_part(query, part))
+        elif kind == "lesson":
+            result.append(sheets_lesson.lesson_part(query, part))
     return result

@@ -5,7 +5,8 @@ A sheet's choices live in the query string so it can be bookmarked and shared:
 ``parts`` may also come as repeated parameters (the builder's check boxes); the
 canonical address joins them with commas. ``rules`` is every rules section,
 ``rules:<slug>`` one of them; ``seed`` picks the quiz (as on the quiz pages);
-``game:<CODE>`` is a finished table's game (``games.teach.sheets.game``).
+``game:<CODE>`` is a finished table's game (``games.teach.sheets.game``),
+``lesson:<CODE>`` a teacher's lesson (``games.teach.sheets.lesson``).
 
 Anything not allowed raises :class:`BadSheetQuery` with sentences in the page's
 language that say what is allowed; the view answers 400 with them.
@@ -23,10 +24,20 @@ from games.frames import walkthroughs
 from games.models import RulesSection
 from games.teach.sheets import game as sheets_game
 from games.teach.sheets import labels as sheet_labels
+from games.teach.sheets import lesson as sheets_lesson
 from games.words.texts import fill
 
 PAPERS = ("a4", "letter")
 is_game = sheets_game.is_game_part
+is_lesson = sheets_lesson.is_lesson_part
+
+
+def canonical_part(part: str) -> str:
+    if is_game(part):
+        return sheets_game.canonical(part)
+    return sheets_lesson.canonical(part) if is_lesson(part) else part
+
+
 MAX_SEED = 10**9
 
 
@@ -136,9 +147,9 @@ def parse(lang: str, params, page: str = "") -> SheetQuery:
 
     getlist = params.getlist if hasattr(params, "getlist") else lambda k: params.get(k, [])
     parts = _read_parts(getlist("parts"))
-    parts = list(dict.fromkeys(sheets_game.canonical(p) if is_game(p) else p for p in parts))
+    parts = list(dict.fromkeys(canonical_part(p) for p in parts))
     allowed = allowed_parts()
-    unknown = [p for p in parts if p not in allowed and not is_game(p)]
+    unknown = [p for p in parts if p not in allowed and not is_game(p) and not is_lesson(p)]
     for part in unknown:
         problems.append(
             fill(
@@ -149,6 +160,9 @@ def parse(lang: str, params, page: str = "") -> SheetQuery:
         )
     for part in filter(is_game, parts):
         if (problem := sheets_game.problem(part)) is not None:
+            problems.append(problem)
+    for part in filter(is_lesson, parts):
+        if (problem := sheets_lesson.problem(part)) is not None:
             problems.append(problem)
     if not parts:
         problems.append(

@@ -3,6 +3,7 @@
 // long, sends them compact (games/frames/recorded.py `compact`): each card, rule
 // link and sentence once, the tables as small arrays. Both open out here into
 // the same shape, so the player and the table picture never see the difference.
+// A teacher's lesson adds a note of the teacher's own to some frames (`m`).
 
 const OUT = 1;
 const TO_PLAY = 2;
@@ -64,6 +65,7 @@ export function expand(data) {
       table: table(f.t, namesAt(f.a || [], null)),
       branches: Object.fromEntries(Object.entries(f.b || {}).map(([press, b]) => [press, answer(b, pressing)])),
       stood_in: f.a || [],
+      note: f.m || "",
     };
   });
 }

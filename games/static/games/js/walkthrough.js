@@ -5,9 +5,11 @@ import { namedText } from "./names.js";
 import { drawTable } from "./table.js";
 import { connectKeys } from "./walkthrough-keys.js";
 import { connectProjector } from "./projector.js";
+import { addListenButton, onVoices, speak, spokenText, voiceFor } from "./speech.js";
 
 const { gettext, interpolate } = window;
 const STORAGE_PREFIX = "snap-walkthrough-done:";
+const READ_STEPS_KEY = "snap-read-steps"; // "1": each step is read aloud by itself
 const REPEAT_MS = 400; // a second tap this soon after a step change is ignored
 
 const player = document.querySelector(".player");
@@ -78,6 +80,16 @@ function withClauses(p, clauses) {
   return p;
 }
 
+/** A teacher's own note (a teacher's lesson): their words, in their language, as text. */
+function teacherNote(text) {
+  const p = Object.assign(document.createElement("p"), { className: "teacher-note", dir: "auto" });
+  if (player.dataset.noteLang) p.lang = player.dataset.noteLang;
+  const label = Object.assign(document.createElement("span"), { className: "teacher-note-label" });
+  label.textContent = gettext("Teacher’s note:");
+  p.append(label, " ", text);
+  return p;
+}
+
 /** The engine's note on a press (styled by its outcome), then its rules. */
 function noteParagraph(text, className, clauses) {
   const p = withClauses(paragraph(""), clauses);
@@ -133,6 +145,7 @@ function stepAnnouncement(frame) {
     interpolate(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: frames.length }, true) + ".",
     frame.caption,
   ];
+  if (frame.note) parts.push(`${gettext("Teacher’s note:")} ${frame.note}`);
   if (frame.expects && !saysWhatToPress(frame)) parts.push(prompt(frame));
   if (index === frames.length - 1) parts.push(finished.querySelector(".finished-text").textContent.trim());
   return parts.join(" ");
@@ -152,13 +165,15 @@ function render() {
     parts.push(noteParagraph(branch.note, style, branch.clauses), eventList(branch.events));
   } else {
     parts.push(withClauses(paragraph(frame.caption, "caption"), frame.clauses));
+    if (frame.note) parts.push(teacherNote(frame.note));
     if (refusal) parts.push(noteParagraph(refusal.note, "note refused", refusal.clauses));
     if (frame.expects) parts.push(paragraph(prompt(frame), saysWhatToPress(frame) ? "your-move said" : "your-move"));
   }
   narration.replaceChildren(...parts.filter(Boolean));
   narration.dataset.outcome = outcome || "";
-  // The table last: the narration's height decides the picture's, so drawing it after
-  // the words draws it once, at its final size (nothing moves on the first paint).
+  // The table last: the narration's height (its Listen buttons too) decides the
+  // picture's, so drawing it after the words draws it once, at its final size.
+  for (const line of narration.querySelectorAll(":scope > p, .step-events > li")) addListenButton(line);
   drawTable(picture, (branch && branch.table) || frame.table);
 
   // Controls: a button that is about to be disabled hands its focus on first.
@@ -225,14 +240,15 @@ function updateSwitcher() {
 
 // ---- Moving through the example ------------------------------------------------
 
-function go(to, { speak = true } = {}) {
+function go(to, { speak: tell = true } = {}) {
   branch = null;
   refusal = null;
   index = Math.max(0, Math.min(frames.length - 1, to));
   changedAt = performance.now();
   render();
   keepStepInAddress();
-  if (speak) announce(stepAnnouncement(frames[index]));
+  if (tell) announce(stepAnnouncement(frames[index]));
+  readStepAloud();
 }
 
 function forward() {
@@ -276,12 +292,14 @@ function press(kind) {
     refusal = answer;
     render();
     announce(answer.note);
+    readStepAloud();
     return; // the focus stays on the pressed button
   }
   branch = answer;
   changedAt = performance.now();
   render();
   announce([answer.note, ...(answer.events || [])].join(" "));
+  readStepAloud();
   (outcomeOf(answer) === "mistake" ? buttons.retry : buttons.example).focus();
 }
 
@@ -334,6 +352,43 @@ if (momentChoice) {
     if (momentChoice.value !== "") go(Number(momentChoice.value));
   });
 }
+
+// ---- Each step read aloud by itself, for a child who cannot read yet -------------
+
+const readSteps = document.createElement("button");
+readSteps.type = "button";
+readSteps.className = "button secondary small read-steps";
+readSteps.textContent = document.getElementById("speech-words").dataset.readSteps;
+let readingSteps = false;
+try {
+  readingSteps = localStorage.getItem(READ_STEPS_KEY) === "1";
+} catch (e) {
+  readingSteps = false;
+}
+readSteps.setAttribute("aria-pressed", String(readingSteps));
+player.querySelector(".player-tools").prepend(readSteps);
+onVoices(() => {
+  readSteps.hidden = !voiceFor(document.documentElement.lang);
+});
+
+/** The step (or the engine's answer) as on screen, each line after the other. */
+function readStepAloud() {
+  if (!readingSteps || readSteps.hidden) return;
+  const lines = [...narration.querySelectorAll(":scope > p, .step-events > li")].map(spokenText);
+  speak(lines, document.documentElement.lang);
+}
+
+readSteps.addEventListener("click", () => {
+  readingSteps = !readingSteps;
+  readSteps.setAttribute("aria-pressed", String(readingSteps));
+  try {
+    localStorage.setItem(READ_STEPS_KEY, readingSteps ? "1" : "0");
+  } catch (e) {
+    /* private mode: for this page only */
+  }
+  if (readingSteps) readStepAloud();
+  else speak([], document.documentElement.lang);
+});
 
 const projector = connectProjector(player, { onChange: () => drawTable(picture, (branch && branch.table) || frames[index].table) });
 connectKeys(player, {
