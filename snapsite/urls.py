@@ -3,8 +3,8 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.content.page_cache import cached_page
-from games.offline import views as offline_views
 from games.js_catalog import CachedJavaScriptCatalog
+from games.offline import views as offline_views
 from games.rules import views as rules_views
 from games.site_icons import favicon
 from games.switcher import set_language
