@@ -16,7 +16,8 @@ PYTEST := DEBUG=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 STAMP := $(VENV)/.installed
 
 .PHONY: run dev test test-fast setup install messages messages-update migrate content \
-	stack clean bench bench-engine bench-lease bench-tables bench-abuse bench-pages bench-smoke
+	stack clean bench bench-engine bench-lease bench-tables bench-abuse bench-pages bench-smoke \
+	bench-lighthouse
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +91,16 @@ bench-abuse: setup
 
 bench-pages: setup
 	$(BIN)/python -m bench.pages $(ARGS)
+
+# Lighthouse over every kind of page in en, he and ta, phone and desktop (bench/lighthouse.py);
+# lighthouse itself from npm into .lighthouse/ (ignored), once.
+LIGHTHOUSE := .lighthouse/node_modules/.bin/lighthouse
+$(LIGHTHOUSE):
+	mkdir -p .lighthouse
+	cd .lighthouse && npm install --no-audit --no-fund --save-exact lighthouse@12.2.3
+
+bench-lighthouse: setup $(LIGHTHOUSE)
+	$(BIN)/python -m bench.lighthouse $(ARGS)
 
 # The benchmarks' own tests, at smoke sizes (not part of `make test`).
 bench-smoke: setup

@@ -2,6 +2,8 @@ from django.conf import settings
 from django.urls import translate_url
 from django.utils.translation import get_language, get_language_bidi
 
+from games.web_fonts import preloaded
+
 # Each language named in its own script, whatever the page's language.
 NATIVE_NAMES = {
     "en": "English",
@@ -14,7 +16,8 @@ NATIVE_NAMES = {
 
 
 def languages(request):
-    """The current language, its direction and this page in every language."""
+    """The current language, its direction, this page in every language and the web
+    fonts its text needs first (preloaded: games/web_fonts.py)."""
     path = request.get_full_path()
     alternates = [
         {
@@ -29,4 +32,5 @@ def languages(request):
         "page_language": get_language(),
         "page_dir": "rtl" if get_language_bidi() else "ltr",
         "alternates": alternates,
+        "page_fonts": preloaded(get_language()),
     }

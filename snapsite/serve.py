@@ -10,7 +10,12 @@ pages and WebSockets, no proxy):
   settings still refuse to start without one, as a real deployment must;
 * plain HTTP on the local network: no HTTPS redirect, no HSTS, cookies not
   marked Secure (a browser would drop them over http://, and with them the
-  CSRF token), static files served by WhiteNoise from the apps' folders;
+  CSRF token);
+* static files under hashed names (`collectstatic` into STATIC_ROOT, run only when a
+  source file is newer than the last run's manifest), which WhiteNoise serves with a
+  year of browser caching: a repeat visit asks for nothing it already has. Should
+  collecting fail, the server starts all the same with the apps' own files, unhashed
+  (PLAIN_STATIC);
 * ALLOWED_HOSTS names the addresses this machine answers on; with
   `--host 0.0.0.0` it finds the machine's network address and prints the
   address students type. Finding it sends no traffic: connecting a UDP socket
@@ -45,10 +50,12 @@ CLASSROOM_DEFAULTS = {
     "SECURE_SSL_REDIRECT": "0",
     "SECURE_HSTS_SECONDS": "0",
     "SECURE_COOKIES": "0",
-    "PLAIN_STATIC": "1",
-    # WhiteNoise notes that `staticfiles/` (collectstatic's folder) is absent: it is.
+    # WhiteNoise notes that `staticfiles/` (collectstatic's folder) is absent when
+    # collecting failed and the apps' own files are served (PLAIN_STATIC).
     "PYTHONWARNINGS": "ignore:No directory at",
 }
+# Where the static files that collectstatic gathers come from (besides Django's own).
+STATIC_SOURCES = (BASE_DIR / "games" / "static", BASE_DIR / "games" / "vendor")
 
 
 def load_or_create_secret_key(path: Path = SECRET_FILE) -> str:
@@ -183,6 +190,45 @@ def server_command(host: str, port: int) -> list[str]:
     ]  # fmt: skip
 
 
+def collect_command() -> list[str]:
+    return [sys.executable, str(BASE_DIR / "manage.py"), "collectstatic", "--noinput", "-v", "0"]
+
+
+def newest_mtime(folders: Iterable[Path]) -> float:
+    """The latest modification time of any file under `folders` (0 when none)."""
+    times = [p.stat().st_mtime for f in folders if f.is_dir() for p in f.rglob("*") if p.is_file()]
+    return max(times, default=0.0)
+
+
+def static_is_current(static_root: Path, sources: Iterable[Path] = STATIC_SOURCES) -> bool:
+    """True when the last collectstatic's manifest is newer than every source file."""
+    manifest = static_root / "staticfiles.json"
+    return manifest.is_file() and manifest.stat().st_mtime >= newest_mtime(sources)
+
+
+def collect_static(env: dict[str, str], timeout: float = 600) -> str:
+    """Gather the static files under hashed names (when a source changed), in a child
+    process; return the line to print. On failure `env` gets PLAIN_STATIC=1: the
+    server then serves the apps' own files, unhashed, and starts all the same."""
+    if env.get("DEBUG") == "1" or env.get("PLAIN_STATIC") == "1":
+        return "Static files: served from the apps' folders."
+    root = Path(env.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+    if static_is_current(root):
+        return "Static files: up to date."
+    try:
+        result = subprocess.run(
+            collect_command(), env=dict(env), capture_output=True, text=True, timeout=timeout
+        )
+        failure = None if result.returncode == 0 else (result.stderr.strip() or "no message")
+    except (OSError, subprocess.SubprocessError) as error:
+        failure = str(error)
+    if failure is None:
+        return "Static files: gathered under hashed names."
+    env["PLAIN_STATIC"] = "1"
+    last = failure.splitlines()[-1]
+    return f"Static files were not gathered ({last}); serving the apps' own files."
+
+
 def purge_command() -> list[str]:
     return [sys.executable, str(BASE_DIR / "manage.py"), "purge_classes"]
 
@@ -226,6 +272,7 @@ def main(argv: list[str] | None = None) -> None:
         secret_key=key,
         addresses=addresses,
     )
+    print(collect_static(env), flush=True)
     print(purge_old_classes(env), flush=True)
     print(announcement(args.host, args.port, addresses, args.debug), flush=True)
     command = server_command(args.host, args.port)

@@ -19,8 +19,10 @@ from games.frames import recorded as replay_frames
 from games.frames.table_game import Game, Missing, load_game
 from games.replay import moments as replay_moments
 
-#: Steps in words per page: a page of a long game stays small, and prints on a few sheets.
-STEPS_PER_PAGE = 40
+#: Steps in words per page: a page of a long game stays small (about 45 elements a step:
+#: under a thousand on the page, so an old phone lays it out quickly), and prints on a
+#: few sheets.
+STEPS_PER_PAGE = 20
 
 
 def missing(request, exc: Missing):

@@ -13,7 +13,8 @@ FOLDER_OF = {
     "manifest.webmanifest": "games.offline",
     "lesson": "games.teach",  # a teacher's lesson: the short link teachers hand out
 }
-SITE_WIDE = {"i18n", "jsi18n", "admin"}  # Django's own views, wired in snapsite/urls.py
+#: Django's own views and the icon browsers ask the root for, wired in snapsite/urls.py.
+SITE_WIDE = {"i18n", "jsi18n", "admin", "favicon.ico"}
 
 
 def page_patterns(patterns=None, prefix=""):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.replay.views import STEPS_PER_PAGE
 from tests.browsers import store_finished_game
 from tests.replay.replay_helpers import page_frames
 from tests.screens import serious_violations
@@ -109,8 +110,9 @@ def test_a_replay_prints_its_steps_in_words_without_the_player(page, site_url, c
     page.emulate_media(media="print")
     assert not page.is_visible(".player")
     assert not page.is_visible(".lesson-box") and not page.is_visible(".step-pages")
-    assert page.is_visible("#step-1 .mini-table") and page.is_visible("#step-40")
-    assert not page.locator("#step-41").count()  # a page of steps at a time
+    assert page.is_visible("#step-1 .mini-table")
+    assert page.is_visible(f"#step-{STEPS_PER_PAGE}")
+    assert not page.locator(f"#step-{STEPS_PER_PAGE + 1}").count()  # a page of steps at a time
     screenshot(page, "replay-en-print")
 
 

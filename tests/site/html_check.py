@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 #: of them HTML's or SVG's; aria-* and data-* are checked by their form.
 KNOWN_ATTRIBUTES = frozenset(
     """
-    accept accept-charset action alt async autocapitalize autocomplete autocorrect autofocus
+    accept accept-charset action alt as async autocapitalize autocomplete autocorrect autofocus
     charset checked class cols colspan content crossorigin cx cy d datetime decoding defer dir
     disabled download enctype enterkeyhint fill focusable for form height hidden href hreflang
     http-equiv id inert inputmode integrity lang list loading max maxlength media method min

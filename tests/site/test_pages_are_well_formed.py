@@ -23,8 +23,8 @@ def test_every_page_has_only_real_attributes_and_one_whole_description(client, c
         assert response.status_code == status, url
         html = response.content.decode()
         assert attribute_problems(html) == [], url
-        descriptions = meta_descriptions(html)  # a lesson sheet is a page for print only
-        assert len(descriptions) == (0 if "/teach/sheet/?also" in url else 1), url
+        descriptions = meta_descriptions(html)  # a lesson sheet's says how to print it
+        assert len(descriptions) == 1, url
         assert all(d and d.strip() == d for d in descriptions), (url, descriptions)
 
 

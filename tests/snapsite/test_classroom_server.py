@@ -4,6 +4,7 @@ key made once and kept, the network address printed and allowed, the site's own
 one real server listens on 127.0.0.1."""
 
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -25,6 +26,8 @@ def no_purge_of_a_real_database(monkeypatch):
     """serve.main() runs purge_classes first: not on the developer's database here
     (tests/teach/test_class_purge_by_itself.py tests it; a launched site runs it)."""
     monkeypatch.setattr(serve, "purge_old_classes", lambda env: "")
+    # nor collectstatic into the developer's staticfiles/ (a launched site runs it)
+    monkeypatch.setattr(serve, "collect_static", lambda env: "")
 
 
 def network_env(**overrides):
@@ -173,7 +176,7 @@ def test_the_launchers_environment_gives_plain_http_settings_without_debug(tmp_p
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1].split(maxsplit=6) == [
         "False", "False", "False", "False", "0",
-        "django.contrib.staticfiles.storage.StaticFilesStorage",
+        "whitenoise.storage.CompressedManifestStaticFilesStorage",
         "['127.0.0.1', 'localhost', '10.0.0.5']",
     ]  # fmt: skip
 
@@ -262,7 +265,9 @@ def launched_site(tmp_path):
     """`python -m snapsite.serve` (what `make run` calls) on 127.0.0.1, with no
     DEBUG or SECRET_KEY in its environment."""
     port = free_port()
-    env = network_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env = network_env(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", STATIC_ROOT=str(tmp_path / "static")
+    )
     log = open(tmp_path / "serve.log", "w")
     command = [sys.executable, "-m", "snapsite.serve", "--port", str(port)]
     command += ["--secret-file", str(tmp_path / "key")]
@@ -271,7 +276,8 @@ def launched_site(tmp_path):
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60  # a busy machine (tests in parallel) starts it slowly
+        # A busy machine (tests in parallel) starts it slowly: collectstatic runs first.
+        deadline = time.monotonic() + 300
         while True:
             try:
                 fetch(base + "/static/games/css/site.css")
@@ -299,4 +305,47 @@ def test_the_launched_server_hides_debug_pages_and_serves_its_static_files(launc
     assert stat.S_IMODE((workdir / "key").stat().st_mode) == 0o600
     log = (workdir / "serve.log").read_text()
     assert "On this computer: http://127.0.0.1:" in log
+    assert "Static files: gathered under hashed names." in log
     assert "No directory at" not in log
+
+
+@pytest.mark.server
+def test_the_launched_server_gives_hashed_static_files_a_year_of_caching(launched_site):
+    base, _workdir = launched_site
+    status, _type, body = fetch(base + "/en/")
+    assert status == 200
+    hashed = re.search(r'href="(/static/games/css/site\.[0-9a-f]{12}\.css)"', body.decode())
+    assert hashed, "the page links site.css under its hashed name"
+    with urllib.request.urlopen(base + hashed.group(1), timeout=10) as response:
+        cache = response.headers["Cache-Control"]
+    assert "max-age=315360000" in cache and "immutable" in cache
+    with urllib.request.urlopen(base + "/favicon.ico", timeout=10) as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "image/vnd.microsoft.icon"
+
+
+# --- static files under hashed names -----------------------------------------------
+
+
+def test_static_files_are_gathered_again_only_when_a_source_is_newer(tmp_path):
+    source, root = tmp_path / "games-static", tmp_path / "static"
+    (source / "css").mkdir(parents=True)
+    (source / "css" / "site.css").write_text("body {}")
+    assert not serve.static_is_current(root, [source])  # never gathered
+    root.mkdir()
+    manifest = root / "staticfiles.json"
+    manifest.write_text("{}")
+    os.utime(manifest, (time.time() + 10, time.time() + 10))
+    assert serve.static_is_current(root, [source])
+    os.utime(source / "css" / "site.css", (time.time() + 20, time.time() + 20))
+    assert not serve.static_is_current(root, [source])
+
+
+@pytest.mark.server
+def test_a_failed_gathering_serves_the_apps_own_files_and_starts_anyway(monkeypatch, tmp_path):
+    monkeypatch.undo()  # the real collect_static, with a command that fails
+    monkeypatch.setattr(serve, "collect_command", lambda: [sys.executable, "-c", "exit(3)"])
+    env = {"STATIC_ROOT": str(tmp_path / "static"), "DEBUG": "0"}
+    line = serve.collect_static(env)
+    assert env["PLAIN_STATIC"] == "1"
+    assert "not gathered" in line

@@ -58,6 +58,7 @@ const send = (message) => link && link.send(message);
 const connected = () => Boolean(link) && link.connected();
 
 function connectionClosed({ gone, retrying }) {
+  root.classList.add("welcomed"); // show what there is: the status says why it is empty
   if (gone) showStatus(gettext("This table does not exist any more."));
   updateButtons();
   if (retrying) showStatus(gettext("The connection was lost. Connecting again…"));
@@ -81,6 +82,9 @@ const handlers = {
     takeWelcome(table, frame, { first, history: HISTORY, clock, send });
     showSeats();
     draw(); // the seat may be new (just sat down, or back after a reconnection)
+    // Until the first welcome the page under the table's name is kept unseen (play.css):
+    // the status, the join form and the table then appear in their places, nothing moves.
+    root.classList.add("welcomed");
     bringMovesIntoView(before);
     if (frame.stood_in) table.standIn = { did: frame.stood_in, at: frame.seq };
     tellStandInWhenCaughtUp();

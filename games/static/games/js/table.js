@@ -274,10 +274,27 @@ function fit(container) {
     }
     return null;
   };
-  let layout = null;
-  for (const compact of [false, true]) {
-    for (let u = uMax; u >= uMin && !layout; u *= 0.94) layout = tryAt(u, H, compact);
-  }
+  // The largest size that fits, in a few layouts rather than one per size (each costs
+  // an old phone a layout of the page): the smallest first (if even it does not fit,
+  // none does), then the largest, then halving the range between a size that fits and
+  // one that does not. Seats only shrink with the size, so this is the size trying
+  // every one from the largest down would find; the last try draws it.
+  const sizes = [];
+  for (let u = uMax; u >= uMin; u *= 0.94) sizes.push(u);
+  const largest = (compact) => {
+    let fits = sizes.length - 1;
+    if (fits < 0 || !tryAt(sizes[fits], H, compact)) return null;
+    if (fits === 0) return tryAt(sizes[0], H, compact);
+    let fails = 0;
+    if (tryAt(sizes[0], H, compact)) fits = 0;
+    while (fits - fails > 1) {
+      const middle = (fits + fails) >> 1;
+      if (tryAt(sizes[middle], H, compact)) fits = middle;
+      else fails = middle;
+    }
+    return tryAt(sizes[fits], H, compact);
+  };
+  let layout = largest(false) || largest(true);
   // The Snap Pot beside the middle (where the seats left room): in the middle instead,
   // if seats a little smaller (down to CENTRE_SHRINK) allow it, else as it was.
   if (layout && Math.abs(layout.pot.x - (W - layout.pot.w) / 2) > layout.u) {

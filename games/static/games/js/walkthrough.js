@@ -159,8 +159,6 @@ function render() {
   const outcome = branch ? outcomeOf(branch) : null;
   progress.dataset.index = String(index);
   progress.textContent = interpolate(gettext("Step %(number)s of %(total)s"), { number: index + 1, total: frames.length }, true);
-  drawTable(picture, (branch && branch.table) || frame.table);
-
   const parts = [];
   if (branch) {
     const style = { right: "note right", too_late: "note too-late", mistake: "note mistake" }[outcome];
@@ -173,7 +171,10 @@ function render() {
   }
   narration.replaceChildren(...parts.filter(Boolean));
   narration.dataset.outcome = outcome || "";
+  // The table last: the narration's height (its Listen buttons too) decides the
+  // picture's, so drawing it after the words draws it once, at its final size.
   for (const line of narration.querySelectorAll(":scope > p, .step-events > li")) addListenButton(line);
+  drawTable(picture, (branch && branch.table) || frame.table);
 
   // Controls: a button that is about to be disabled hands its focus on first.
   const nextState = {
