@@ -1,5 +1,5 @@
 """``/favicon.ico``: browsers ask for it at the site's root whatever a page links, so it
-is answered there (200) with the icon of games/static/games/icons/ (tools/make_icons.py);
+is answered there (200) with the icon of games/static/games/icons/ (games/offline/favicon.py);
 pages link the hashed static copies (base.html). Its address has no version, so a
 browser keeps it a day, not a year."""
 

@@ -1,4 +1,4 @@
-"""The web fonts (games/web_fonts.py, made by tools/subset_fonts.py): every character that
+"""The web fonts (games/web_fonts.py, made by games/web_fonts/subset.py): every character that
 a page in each language can show, and that the full Noto fonts draw, is drawn by that
 language's WOFF2 subsets and falls in their unicode-range; the stylesheets declare exactly
 those ranges, carry no @import, and the fonts' license ships with them."""

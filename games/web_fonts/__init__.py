@@ -2,7 +2,7 @@
 `unicode-range` each is declared with (games/static/games/css/site.css), and which of
 them a page in each language preloads (base.html, via games/context_processors.py).
 
-tools/subset_fonts.py makes the files from this data; tests/pages/test_font_subsets.py
+games/web_fonts/subset.py makes the files from this data; tests/site/test_font_subsets.py
 checks that the CSS declares exactly these ranges and that every character of each
 language's catalogs and content is covered. Standard library only.
 """

@@ -1,8 +1,8 @@
 """Make the site's web fonts: WOFF2 subsets of the shipped Noto TTFs, one per script
 and weight, for `@font-face` rules with a `unicode-range` (games/static/games/css/site.css).
 
-    .venv/bin/python -m tools.subset_fonts          # write the .woff2 files (committed)
-    .venv/bin/python -m tools.subset_fonts --check  # exit 1 if a committed one differs
+    .venv/bin/python -m games.web_fonts.subset          # write the .woff2 files (committed)
+    .venv/bin/python -m games.web_fonts.subset --check  # exit 1 if a committed one differs
 
 Why: every page used to load the eight full TTFs (798 KiB) whatever its language. With
 one subset per script, declared with the script's `unicode-range`, a browser fetches
@@ -19,7 +19,7 @@ TTFs stay in the repository: the PDF lesson sheets embed them (games/teach/sheet
 What a subset keeps: every character of its ranges that the source maps, every
 OpenType layout feature (Tamil and Devanagari conjuncts and vowel signs are made by
 GSUB/GPOS; Latin kerning), the copyright and license names; hinting is dropped (the
-browsers of tablets and phones render Noto unhinted). tests/pages/test_font_subsets.py
+browsers of tablets and phones render Noto unhinted). tests/site/test_font_subsets.py
 checks that every character of each language's catalogs and content that the full
 fonts cover is covered by that language's subsets.
 """
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from games.web_fonts import JOINERS, SCRIPTS, WEIGHTS, Script, output_name
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 FONTS = BASE_DIR / "games" / "static" / "games" / "fonts"
 
 # The source TTFs: file name -> (the font's version string, SHA-256 of the file).
@@ -126,7 +126,7 @@ CSS_FILES = tuple(
     BASE_DIR / "games" / "static" / "games" / "css" / name
     for name in ("site.css", "sheet-web-fonts.css")
 )
-CSS_START = "/* Web fonts (made by tools/subset_fonts.py"
+CSS_START = "/* Web fonts (made by games/web_fonts/subset.py"
 CSS_END = "/* End of the web fonts. */\n"
 
 
@@ -161,7 +161,7 @@ def css_with_faces(css: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.subset_fonts", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m games.web_fonts.subset", description=__doc__)
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
     args = parser.parse_args(argv)
     differ = []

@@ -1,7 +1,7 @@
 """Make the site's tab icon (committed): ``/favicon.ico``, the one file browsers ask the
 root for (games/site_icons.py; base.html links its hashed copy).
 
-    .venv/bin/python -m tools.make_icons
+    .venv/bin/python -m games.offline.favicon
 
 The picture is the installed app's (games/offline/icons.py draws it, and the PNGs for
 bookmarks and the manifest), here at 16, 32 and 48 px in one ICO file, written to
