@@ -81,10 +81,9 @@ def content(db):
 @pytest.fixture(scope="session", autouse=True)
 def test_database_made_first(request):
     """The test database is made before any test of this process runs, when any of its
-    tests needs it: made later, after a test that leaves an event loop running in this
-    thread (Playwright's sync API runs one for Chromium), Django refuses to make it
-    ("You cannot call this from an async context") and every database test of the
-    process fails."""
+    tests needs it: made while a test module's Chromium is open (Playwright's sync API
+    keeps an event loop running in the thread), Django would refuse to make it and
+    every database test of the process would fail."""
     if any("django_db_setup" in item.fixturenames for item in request.session.items):
         request.getfixturevalue("django_db_setup")
 
@@ -141,10 +140,13 @@ def processes_need_the_server_mark(request, monkeypatch):
     monkeypatch.setattr(subprocess.Popen, "__init__", start_unless_python)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """Debian's Chromium, one per test process for every test that needs it (two
-    Playwright sync instances on one thread refuse to start)."""
+    """Debian's Chromium, one per test module that needs it. Not one per process:
+    Playwright's sync API keeps an event loop running in the thread while it is open,
+    and Django then refuses the database to the sync tests that follow in the same
+    process ("You cannot call this from an async context"); closed with the module, it
+    leaves none behind. (Two Playwright sync instances on one thread refuse to start.)"""
     from tests.browsers import CHROMIUM, CHROMIUM_ARGS
 
     require(

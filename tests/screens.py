@@ -72,7 +72,10 @@ FITTED = """() => {
   const box = document.getElementById("table-picture");
   return box.dataset.fitted === `${Math.round(box.clientWidth)}x${Math.round(box.clientHeight)}`;
 }"""
-SETTLE = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+SETTLE = """() => new Promise((r) => {
+  requestAnimationFrame(() => requestAnimationFrame(r));
+  setTimeout(r, 2000);  // bounded: a page that draws no frame must not hang the test
+})"""
 
 
 def on_screen_problems(

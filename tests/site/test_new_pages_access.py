@@ -400,21 +400,31 @@ def settled_box(page, selector: str) -> dict:
     read while a late refit (fonts, a scrollbar) moves the pot clips the page around it
     (CI once: pure white under the quiz's pot name)."""
     page.evaluate("document.fonts.ready")
-    return page.evaluate(
+    # Bounded: Playwright's evaluate waits for its promise without a time limit, and a
+    # live table may redraw (or replace) the element at every event.
+    box = page.evaluate(
         """selector => new Promise(resolve => {
-          let last = '', same = 0;
+          let last = '', same = 0, box = null;
+          const until = performance.now() + 5000;
           const look = () => {
-            const r = document.querySelector(selector).getBoundingClientRect();
-            const now = [r.x, r.y, r.width, r.height].join();
-            same = now === last ? same + 1 : 0;
-            last = now;
-            if (same >= 5) resolve({x: r.x, y: r.y, width: r.width, height: r.height});
+            const element = document.querySelector(selector);
+            if (element) {
+              const r = element.getBoundingClientRect();
+              const now = [r.x, r.y, r.width, r.height].join();
+              same = now === last ? same + 1 : 0;
+              last = now;
+              box = {x: r.x, y: r.y, width: r.width, height: r.height};
+            }
+            if ((box && same >= 5) || performance.now() > until) resolve(box);
             else requestAnimationFrame(look);
           };
           requestAnimationFrame(look);
+          setTimeout(() => resolve(box), 6000);  // no frames drawn at all
         })""",
         selector,
     )
+    assert box is not None, f"{selector} was not on the page"
+    return box
 
 
 @pytest.mark.parametrize("width", [1280, 360])
@@ -433,9 +443,8 @@ def test_the_snap_pots_name_stays_readable_over_what_lies_under_it(chromium, url
     # and hidden in one step each, whichever element carries it by then.
     page.locator(".pot-name").first.wait_for()
     page.evaluate("document.querySelector('.pot-name').scrollIntoView({block: 'center'})")
-    box = settled_box(page, ".pot-name")
     # a constructed sheet (the Content-Security-Policy refuses an added <style>
-    # element) hides the names drawn later too
+    # element) hides the names drawn later too; they keep their place
     page.evaluate(
         """() => {
           const sheet = new CSSStyleSheet();
@@ -443,7 +452,11 @@ def test_the_snap_pots_name_stays_readable_over_what_lies_under_it(chromium, url
           document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
         }"""
     )
-    shot = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("RGB")
+    for _attempt in range(3):  # a box that moved while it was shot was not measured
+        box = settled_box(page, ".pot-name")
+        shot = Image.open(io.BytesIO(page.screenshot(clip=box))).convert("RGB")
+        if settled_box(page, ".pot-name") == box:
+            break
     under = [c for n, c in shot.getcolors(1 << 20) if n > 3]  # not stray antialiasing
     assert min(contrast((255, 255, 255), c) for c in under) >= 4.5
     context.close()
