@@ -76,7 +76,7 @@ def test_a_practice_child_who_goes_out_is_told_and_can_play_again_at_once(
     assert not page.locator('[data-move="snap"]').is_visible()
     status = page.locator("#table-status").inner_text()
     assert "You play as" not in status and "out of this game" in status, status
-    assert page.evaluate("() => document.activeElement.id") == "out-text"
+    page.wait_for_function("() => document.activeElement.id === 'out-text'", timeout=5000)
     assert not page.locator("#finished").is_visible()  # the computers play on
     assert page.errors == []  # before axe, whose own inline styles the CSP refuses
     assert serious_violations(page) == []

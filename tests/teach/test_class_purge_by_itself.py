@@ -65,10 +65,12 @@ def test_the_launcher_purges_with_the_servers_environment_before_serving(
 ):
     calls = []
     monkeypatch.setattr(serve, "purge_old_classes", lambda env: calls.append(("purge", env)) or "")
+    monkeypatch.setattr(serve, "collect_static", lambda env: calls.append(("collect", env)) or "")
     monkeypatch.setattr(serve.os, "execve", lambda path, args, env: calls.append(("serve", env)))
     serve.main(["--port", "8765", "--secret-file", str(tmp_path / "key")])
-    assert [what for what, _env in calls] == ["purge", "serve"]
-    assert calls[0][1] == calls[1][1]  # the same database, key and settings as the server
+    assert sorted(what for what, _env in calls[:-1]) == ["collect", "purge"]
+    assert calls[-1][0] == "serve"
+    assert calls[0][1] == calls[-1][1]  # the same database, key and settings as the server
     assert serve.purge_command()[1:] == [str(serve.BASE_DIR / "manage.py"), "purge_classes"]
 
 

@@ -58,6 +58,8 @@ def test_a_teacher_runs_a_class_game_with_a_hebrew_and_a_tamil_student(
     for page in (teacher, noa, kavin):
         page.on("pageerror", lambda e: errors.append(str(e)))
     code = open_class(teacher, site_url)
+    # the status is written once the table's first state has arrived
+    teacher.locator("#class-status", has_text="Waiting for students: 0 of 3").wait_for()
     assert teacher.locator("#class-status").inner_text().startswith("Waiting for students: 0 of 3")
 
     join_by_code(noa, site_url, "he", code, "נועה", done=["first-turns", "snap-by-anyone"])
