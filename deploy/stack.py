@@ -32,14 +32,14 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from deploy.nginx_conf import render
+from deploy.nginx_conf import render, render_stream
 from deploy.processes import PROCESS_ENV, page_worker_command, table_process_command
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/snap_stack"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
 NGINX_MAIN = """\
-{user}worker_processes 1;
+{load_stream}{user}worker_processes 1;
 worker_rlimit_nofile 8192;
 daemon off;
 pid {dir}/nginx.pid;
@@ -56,11 +56,48 @@ http {{
     scgi_temp_path {dir}/tmp/scgi;
     include {dir}/snap.conf;
 }}
+include {dir}/snap-stream.conf;
 """
+#: Where Debian's libnginx-mod-stream puts nginx's stream module.
+STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")
 
 
 class StackError(RuntimeError):
     """A part of the stack is missing or did not start (the message says which)."""
+
+
+def stream_module(nginx: str) -> str:
+    """The ``load_module`` line nginx needs for its stream module: none when it is built
+    in; raises StackError when nginx has none (Debian: apt-get install libnginx-mod-stream)."""
+    built = subprocess.run([nginx, "-V"], capture_output=True, text=True).stderr
+    if "--with-stream=dynamic" not in built:
+        if "--with-stream" in built.split():
+            return ""
+        raise StackError("this nginx has no stream module")
+    if not STREAM_MODULE.exists():
+        raise StackError(
+            "nginx's stream module is not installed (Debian: apt-get install libnginx-mod-stream)"
+        )
+    return f"load_module {STREAM_MODULE};\n"
+
+
+def find_nginx() -> str:
+    """nginx's path; raises StackError when it is not installed."""
+    nginx = shutil.which("nginx") or (
+        "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
+    )
+    if nginx is None:
+        raise StackError("nginx is not installed (Debian: apt-get install nginx)")
+    return nginx
+
+
+def nginx_missing() -> str | None:
+    """Why this machine's nginx cannot run the stack (None: it can), for tests to skip."""
+    try:
+        stream_module(find_nginx())
+    except StackError as missing:
+        return str(missing)
+    return None
 
 
 def free_port() -> int:
@@ -117,6 +154,7 @@ class Stack:
         self.port = port
         self.page_ports = [free_port() for _ in range(pages)]
         self.table_ports = [free_port() for _ in range(tables)]
+        self.front_ports = [free_port() for _ in range(tables)]  # nginx's, one a process
         self.database_url = database_url
         self.redis_url = redis_url
         self.settings = settings or {}
@@ -161,11 +199,7 @@ class Stack:
     # -- starting and stopping ---------------------------------------------------------
 
     def start(self) -> Stack:
-        nginx = shutil.which("nginx") or (
-            "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
-        )
-        if nginx is None:
-            raise StackError("nginx is not installed (Debian: apt-get install nginx)")
+        nginx = find_nginx()
         self.workdir.mkdir(parents=True, exist_ok=True)
         ensure_database(self.database_url)
         self.manage("migrate", "--noinput", "-v", "0")
@@ -216,20 +250,31 @@ class Stack:
             static_root=self.workdir / "static",
             pages=[f"127.0.0.1:{p}" for p in self.page_ports],
             tables=[f"127.0.0.1:{p}" for p in self.table_ports],
+            fronts=[f"127.0.0.1:{p}" for p in self.front_ports],
         )
         if not self.per_address_limits:
             conf = re.sub(r"(?m)^\s*limit_(conn|req) .*\n", "", conf)
         return conf
 
+    def nginx_stream_conf(self) -> str:
+        """The fronts of this stack's table processes (deploy/nginx/snap-stream.conf)."""
+        return render_stream(
+            tables=[f"127.0.0.1:{p}" for p in self.table_ports],
+            fronts=[f"127.0.0.1:{p}" for p in self.front_ports],
+        )
+
     def _start_nginx(self, nginx: str) -> None:
         (self.workdir / "tmp").mkdir(exist_ok=True)
         (self.workdir / "snap.conf").write_text(self.nginx_conf())
+        (self.workdir / "snap-stream.conf").write_text(self.nginx_stream_conf())
         mime = "/etc/nginx/mime.types"
         # nginx's workers run as the user who started the stack (under root they would
         # switch to nobody, who may not read a folder in root's own temporary space)
         user = "user root;\n" if os.geteuid() == 0 else ""
         (self.workdir / "nginx.conf").write_text(
-            NGINX_MAIN.format(dir=self.workdir, mime_types=mime, user=user)
+            NGINX_MAIN.format(
+                dir=self.workdir, mime_types=mime, user=user, load_stream=stream_module(nginx)
+            )
         )
         test = subprocess.run(
             [nginx, "-t", "-q", "-p", str(self.workdir), "-c", str(self.workdir / "nginx.conf")],

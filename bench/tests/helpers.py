@@ -51,7 +51,10 @@ def require_stack() -> None:
     """PostgreSQL, Redis and nginx, which the production stack needs."""
     require(reachable(PG_HOST, PG_PORT), f"PostgreSQL is not running on {PG_HOST}:{PG_PORT}")
     require(reachable(REDIS_HOST, REDIS_PORT), f"Redis is not running on {REDIS_HOST}:{REDIS_PORT}")
-    require(Path("/usr/sbin/nginx").exists(), "nginx is not installed (apt-get install nginx)")
+    from deploy.stack import nginx_missing
+
+    missing = nginx_missing()
+    require(missing is None, missing)
 
 
 def bench_databases() -> set[str]:

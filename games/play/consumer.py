@@ -62,11 +62,13 @@ STUCK_CLOSE_CODE = 4503
 _NOT_A_MOVE = {"bad_json", "bad_message", "unknown_type", "too_big", "binary", "not_your_seat"}
 
 
-#: A long catch-up is sent this many events at a time, the other connections' work
-#: between: a move is several turns of the loop (its frame read, the table's step, each
-#: player's event), and each turn waits behind a slice, so one event a slice keeps a
-#: catch-up from slowing the other tables' moves (docs/benchmarks.md, the abuse bench).
-CATCH_UP_SLICE = 1
+#: A long catch-up is sent one event a turn of the loop, the other connections' work
+#: between (a move is several turns of the loop: its frame read, the table's step, each
+#: player's event), and at most this many events a second: between them the loop is
+#: left idle now and then, so that the threads writing the other tables' steps get the
+#: interpreter at once instead of waiting for a busy loop to let go of it. A game's
+#: catch-up (a few hundred events) takes a fraction of a second.
+CATCH_UP_EVENTS_PER_SECOND = 1000
 
 #: At a table with lag compensation the server pings each connection this often.
 PING_EVERY_S = 10.0
@@ -427,10 +429,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_welcome()
             return
         self.catch_up_budget.take(len(events))
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         for number, event in enumerate(events, 1):
             await self.send_event(event)
-            if number % CATCH_UP_SLICE == 0:
-                await asyncio.sleep(0)  # other tables' moves between the slices
+            ahead = started + number / CATCH_UP_EVENTS_PER_SECOND - loop.time()
+            await asyncio.sleep(max(ahead, 0))  # other tables' moves between the events
         # events broadcast meanwhile are already numbered <= last_seq and are dropped
 
     async def send_missed(self, since: int, until: int) -> None:
