@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bench.procs import free_port, load_average
+from bench.site_pages import PAGES, STORE_GAME
 
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE_VERSION = "12.2.3"
@@ -43,21 +44,6 @@ CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 PRESETS = ("phone", "desktop")
 LANGUAGES = ("en", "he", "ta")
-PAGES = {
-    "home": "/{lang}/",
-    "rules": "/{lang}/rules/",
-    "glossary": "/{lang}/glossary/",
-    "start": "/{lang}/start/",
-    "learn": "/{lang}/learn/",
-    "walkthrough": "/{lang}/learn/first-turns/",
-    "lobby": "/{lang}/play/",
-    "table": "/{lang}/play/{table}/",
-    "replay": "/{lang}/replay/{game}/",
-    "lesson": "/{lang}/replay/{game}/lesson/?seat=0",
-    "teach": "/{lang}/teach/",
-    "quiz": "/{lang}/teach/quiz/?seed=1",
-    "sheet": "/{lang}/teach/sheet/?parts=start,glossary",
-}
 #: What a first visit must reach (issue: light and steady pages).
 TARGETS = {
     "bytes": 150 * 1024,
@@ -67,7 +53,6 @@ TARGETS = {
     "accessibility": 100,
     "seo": 100,
 }
-STORE_GAME = "from games.replay.sample import store_sample_game; print(store_sample_game())"
 OPEN_TABLE = "from games import tables; print(tables.table_create(players=3))"
 RUN_TIMEOUT_S = 240
 

@@ -40,11 +40,11 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/snap_stack"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
 NGINX_MAIN = """\
 {load_stream}{user}worker_processes 1;
-worker_rlimit_nofile 8192;
+worker_rlimit_nofile 40000;
 daemon off;
 pid {dir}/nginx.pid;
 error_log {dir}/nginx-error.log warn;
-events {{ worker_connections 4096; }}
+events {{ worker_connections 16384; }}  # 4 a WebSocket (docs/deploy.md, "Sizing")
 http {{
     include {mime_types};
     default_type application/octet-stream;

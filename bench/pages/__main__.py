@@ -21,22 +21,18 @@ import sys
 
 from bench.procs import load_average
 from bench.servers import REDIS_DBS, ROOT, processes_named, production_stack
+from bench.site_pages import PAGES as SITE_PAGES
+from bench.site_pages import STORE_GAME
 
 from .client import rate
 from .servers import PAGE_SERVERS
 
 BARE = "/bench/bare/"
+#: The pages measured (the site's pages that need no open table).
 PAGES = {
-    "home": "/{lang}/",
-    "rules": "/{lang}/rules/",
-    "glossary": "/{lang}/glossary/",
-    "start": "/{lang}/start/",
-    "learn": "/{lang}/learn/",
-    "walkthrough": "/{lang}/learn/first-turns/",
-    "play": "/{lang}/play/",
-    "replay": "/{lang}/replay/{code}/",
+    name: SITE_PAGES[name]
+    for name in ("home", "rules", "glossary", "start", "learn", "walkthrough", "lobby", "replay")
 }
-STORE_GAME = "from games.replay.sample import store_sample_game; print(store_sample_game())"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -139,7 +135,7 @@ def measure_all(args: argparse.Namespace, stacks: list[Measured], code: dict) ->
             slices = {(s.server, kind): [] for s in stacks for kind in ("bare", "page", "revisit")}
             for _ in range(args.rounds):
                 for s in stacks:
-                    path = PAGES[name].format(lang=lang, code=code[s.server])
+                    path = PAGES[name].format(lang=lang, game=code[s.server])
                     slices[s.server, "bare"].append(s.measure(BARE, args.clients, seconds))
                     slices[s.server, "page"].append(s.measure(path, args.clients, seconds))
                     slices[s.server, "revisit"].append(
@@ -200,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(f"bench.pages: {error}")
         for s in stacks:  # warm every page worker: imports, templates
             for name in args.pages:
-                s.measure(PAGES[name].format(lang=args.languages[0], code=code[s.server]), 2, 0.5)
+                s.measure(PAGES[name].format(lang=args.languages[0], game=code[s.server]), 2, 0.5)
         pages = measure_all(args, stacks, code)
     result = {
         "servers": args.servers, "clients": args.clients, "rounds": args.rounds,
