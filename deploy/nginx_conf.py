@@ -7,8 +7,8 @@ it), with their values filled in::
         --pages 127.0.0.1:8001,127.0.0.1:8002 --tables 127.0.0.1:8101,127.0.0.1:8102
     python -m deploy.nginx_conf --part stream --tables 127.0.0.1:8101,127.0.0.1:8102
 
-A table process's front listens on the same host at its port + :data:`FRONT_OFFSET`
-unless ``--fronts`` names them."""
+A table process's front listens on nginx's machine (127.0.0.1) at the table process's
+port + :data:`FRONT_OFFSET` unless ``--fronts`` names them."""
 
 from __future__ import annotations
 
@@ -34,13 +34,17 @@ def server_lines(addresses: Sequence[str]) -> str:
 
 
 def default_fronts(tables: Sequence[str]) -> list[str]:
-    """Each table process's front: the same host, the port + :data:`FRONT_OFFSET`."""
+    """Each table process's front, on nginx's own machine (127.0.0.1) at the table
+    process's port + :data:`FRONT_OFFSET`; raises ValueError when two would share a port
+    (table processes on several machines on one port: name the fronts)."""
     fronts = []
     for address in tables:
         host, _, port = address.rpartition(":")
         if not host or not port.isdigit():
             raise ValueError(f"a table process is host:port, not {address!r}")
-        fronts.append(f"{host}:{int(port) + FRONT_OFFSET}")
+        fronts.append(f"127.0.0.1:{int(port) + FRONT_OFFSET}")
+    if len(set(fronts)) != len(fronts):
+        raise ValueError("two fronts on one port: name them with --fronts")
     return fronts
 
 
