@@ -73,7 +73,7 @@ def test_the_tablets_page_follows_the_tablets_without_reloading(site_url, page):
     assert page.locator("meta[http-equiv=refresh]").count() == 0
     page.evaluate("() => { window.stillTheSamePage = true; }")
     codes = page.locator(".tablet-card .table-code").all_inner_texts()
-    first = page.locator(f".tablet-card[data-code={codes[0]}]")
+    first = page.locator(f'.tablet-card[data-code="{codes[0]}"]')
     with translation.override("he"):
         nobody = gettext("Nobody has sat down yet.")
         free = ngettext(
