@@ -16,8 +16,8 @@ PYTEST := DEBUG=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 STAMP := $(VENV)/.installed
 
 .PHONY: run dev test test-fast setup install messages messages-update migrate content \
-	stack clean bench bench-engine bench-lease bench-tables bench-abuse bench-pages bench-smoke \
-	bench-lighthouse
+	stack clean bench bench-engine bench-lease bench-limits bench-tables bench-abuse bench-pages \
+	bench-smoke bench-lighthouse
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,9 @@ bench-engine: install
 
 bench-lease: install
 	$(BIN)/python -m bench.lease $(ARGS)
+
+bench-limits: install
+	$(BIN)/python -m bench.limits $(ARGS)
 
 bench-tables: setup
 	$(BIN)/python -m bench.tables $(or $(ARGS),$(TABLES_FIND_MAX))

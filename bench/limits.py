@@ -1,0 +1,59 @@
+"""``python -m bench.limits``: what the check of open tables' limits costs a person
+opening a table when the database holds many tables.
+
+Makes a fresh PostgreSQL database on 127.0.0.1 (as the tests use it), migrates it,
+stores ``--stored`` finished tables of 20,000 sessions and 50,000 addresses and a school
+address with 59 open tables, then times the check (:func:`games.tables.limits.
+tables_check`) ``--rounds`` times for a new child at the school and for a new address
+(:mod:`bench.limits_cost`); prints a line, then one line of JSON. The database is
+dropped afterwards."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from .databases import database
+from .procs import load_average
+from .servers import ROOT
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.limits", description=__doc__)
+    parser.add_argument("--stored", type=int, default=100_000, help="tables stored (0 to 1e6)")
+    parser.add_argument("--rounds", type=int, default=200, help="checks timed (1 to 10,000)")
+    args = parser.parse_args(argv)
+    if not 0 <= args.stored <= 1_000_000 or not 1 <= args.rounds <= 10_000:
+        parser.error("--stored 0 to 1000000, --rounds 1 to 10000")
+    before = load_average()
+    with database("postgres") as url:
+        env = {**os.environ, "DATABASE_URL": url, "DEBUG": "1"}
+        env.pop("DJANGO_SETTINGS_MODULE", None)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT, env=env, check=True,
+        )  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.limits_cost", str(args.stored), str(args.rounds)],
+            cwd=ROOT, env=env, capture_output=True, text=True,
+        )  # fmt: skip
+    if done.returncode != 0:
+        sys.exit(f"bench.limits: the worker failed:\n{done.stderr[-2000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["load_average"] = {"before": before, "after": load_average()}
+    print(
+        f"{result['stored_tables']:,} tables stored: the limits check takes "
+        f"{result['check_at_school_ms_median']} ms (median; max "
+        f"{result['check_at_school_ms_max']}) at an address with 59 open tables, "
+        f"{result['check_elsewhere_ms_median']} ms (max {result['check_elsewhere_ms_max']}) "
+        f"elsewhere; load {before} -> {result['load_average']['after']}",
+        flush=True,
+    )
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
