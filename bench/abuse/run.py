@@ -8,7 +8,7 @@ import collections
 import json
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bench.procs import Processes, load_average
 from bench.servers import processes_named, production_stack
@@ -173,6 +173,30 @@ def _terminate(*_) -> None:
     raise Terminated()
 
 
+async def _until_terminated(work: Awaitable[dict]) -> dict:
+    """``work``, ended by SIGTERM as :class:`Terminated`. Inside the event loop the
+    signal cancels the work through the loop: raised from a plain signal handler, the
+    exception could land in one of the loop's callbacks, which logs it and goes on."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(work)
+    terminated = []
+
+    def stop() -> None:
+        terminated.append(True)
+        task.cancel()
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if terminated:
+            raise Terminated() from None
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, _terminate)  # the stack's stop, after the loop
+
+
 def main(*, say: Callable[[str], None], table_processes: int = 2, **sizes) -> dict:
     """Start the stack, run :func:`bench` against it, stop the stack; SIGTERM ends it
     as SIGINT does (:class:`Terminated`, the stack stopped on the way out)."""
@@ -183,12 +207,14 @@ def main(*, say: Callable[[str], None], table_processes: int = 2, **sizes) -> di
         pids = [p.pid for n, p in stack.processes.items() if n.startswith("table")]
         say(f"stack at {stack.url}, table process pids {pids}")
         result = asyncio.run(
-            bench(
-                port=stack.port,
-                tables_measured=measured,
-                proxy_measured=processes_named(stack, "nginx"),
-                say=say,
-                **sizes,
+            _until_terminated(
+                bench(
+                    port=stack.port,
+                    tables_measured=measured,
+                    proxy_measured=processes_named(stack, "nginx"),
+                    say=say,
+                    **sizes,
+                )
             )
         )
     result["table_processes"] = table_processes
