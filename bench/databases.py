@@ -3,11 +3,14 @@ PostgreSQL database on 127.0.0.1:5432 (as the tests use it)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tempfile
 import uuid
 from pathlib import Path
 
-__all__ = ["PG_ADMIN", "database"]
+__all__ = ["PG_ADMIN", "database", "migrated_env"]
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -41,3 +44,15 @@ class database:
 
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def migrated_env(url: str, root: Path) -> dict[str, str]:
+    """Migrate the database at ``url`` (``manage.py`` in ``root``); the environment a
+    worker process runs against it with."""
+    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "1"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=root, env=env, check=True,
+    )  # fmt: skip
+    return env

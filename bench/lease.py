@@ -11,23 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 
-from .databases import database
+from .databases import database, migrated_env
 from .procs import load_average
 from .servers import ROOT
 
 
 def run_worker(url: str, steps: int) -> dict:
     """Migrate the database at ``url`` and time ``steps`` steps of each kind on it."""
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "1"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT, env=env, check=True,
-    )  # fmt: skip
+    env = migrated_env(url, ROOT)
     done = subprocess.run(
         [sys.executable, "-m", "bench.lease_cost", str(steps)],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,

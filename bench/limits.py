@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 
-from .databases import database
+from .databases import database, migrated_env
 from .procs import load_average
 from .servers import ROOT
 
@@ -30,12 +29,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--stored 0 to 1000000, --rounds 1 to 10000")
     before = load_average()
     with database("postgres") as url:
-        env = {**os.environ, "DATABASE_URL": url, "DEBUG": "1"}
-        env.pop("DJANGO_SETTINGS_MODULE", None)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT, env=env, check=True,
-        )  # fmt: skip
+        env = migrated_env(url, ROOT)
         done = subprocess.run(
             [sys.executable, "-m", "bench.limits_cost", str(args.stored), str(args.rounds)],
             cwd=ROOT, env=env, capture_output=True, text=True,
