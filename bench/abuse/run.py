@@ -181,20 +181,25 @@ async def _until_terminated(work: Awaitable[dict]) -> dict:
     task = asyncio.ensure_future(work)
     terminated = []
 
-    def stop() -> None:
-        terminated.append(True)
+    def stop(signum: int) -> None:
+        terminated.append(signum)
         task.cancel()
 
-    loop.add_signal_handler(signal.SIGTERM, stop)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop, signum)
     try:
         return await task
     except asyncio.CancelledError:
+        if terminated and terminated[0] == signal.SIGINT:
+            raise KeyboardInterrupt() from None
         if terminated:
             raise Terminated() from None
         raise
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
         signal.signal(signal.SIGTERM, _terminate)  # the stack's stop, after the loop
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def main(*, say: Callable[[str], None], table_processes: int = 2, **sizes) -> dict:
