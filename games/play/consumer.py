@@ -194,8 +194,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             try:
                 if self.present_seats:
                     await self.presence(self.present_seats, present=False)
-            finally:
-                if self.attending:
+            finally:  # and its welcome (listening) too: the owner relays to it no more
+                if self.attending or self.listening:
                     await tables.table_attend(
                         code=self.code, connection=self.channel_name, here=False
                     )
@@ -373,7 +373,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.listening = True
             await tables.table_listen(code=self.code, listener=self)
         previous = self.last_seq
-        welcome = await tables.table_welcome(code=self.code, session_key=self.session_key)
+        welcome = await tables.table_welcome(
+            code=self.code, session_key=self.session_key, connection=self.channel_name
+        )
         if previous is not None and welcome["seq"] > previous:
             await self.send_missed(previous, welcome["seq"])
         self.seat = welcome["seat"]

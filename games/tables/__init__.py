@@ -307,9 +307,15 @@ async def table_exists(*, code: str) -> bool:
     return await owner_call(normalise_code(code), "exists") is not NO_TABLE
 
 
-async def table_welcome(*, code: str, session_key: str | None) -> dict | None:
-    """The welcome message for a client of session ``session_key`` (None: no such table)."""
-    welcome = await owner_call(normalise_code(code), "welcome", session_key=session_key)
+async def table_welcome(
+    *, code: str, session_key: str | None, connection: str | None = None
+) -> dict | None:
+    """The welcome message for a client of session ``session_key`` (None: no such table).
+    The listening connection named ``connection`` is sent every later message wherever
+    the owner is, until it leaves (:func:`table_attend` with ``here=False``)."""
+    welcome = await owner_call(
+        normalise_code(code), "welcome", session_key=session_key, connection=connection
+    )
     return None if welcome is NO_TABLE else welcome
 
 

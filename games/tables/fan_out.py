@@ -18,6 +18,16 @@ connections; a process that receives one from another process tells its own conn
 (:func:`relayed`); its own messages, already told here, it leaves. With the one-process
 in-memory layer nothing is sent over the layer at all.
 
+The owner relays only while it knows of a connection of another process at the table
+(:class:`ListenersElsewhere`): the table's players usually share a process (the proxy
+routes by table code), and a relay nobody else listens to cost the owner two trips to
+Redis per event (the send, and its own copy back). A connection says it listens in its
+welcome call, which the owner answers with the table as it is then: every event after
+that is relayed to its process. A new owner cannot know who listened to the previous one,
+so it relays everything for :data:`RELAY_ALL_AFTER_LOAD_S` while those connections say
+again that they are there (``table.owner``). A table's first owner ever needs no such
+while: nobody can have been welcomed to the table before it.
+
 A relayed message can be lost or come late (publish/subscribe keeps nothing for a process
 not subscribed at that moment, e.g. while its connection to Redis is made again, and a
 process's channel drops messages over its capacity): the events' numbers show the gap
@@ -29,11 +39,22 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+import time
+from collections.abc import Callable
 from typing import Protocol
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-__all__ = ["Listener", "connection_name", "listen", "relayed", "tell", "tell_here", "unlisten"]
+__all__ = [
+    "Listener",
+    "ListenersElsewhere",
+    "connection_name",
+    "listen",
+    "relayed",
+    "tell",
+    "tell_here",
+    "unlisten",
+]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +63,10 @@ RELAY = "table.relay"
 _listeners: dict[str, dict[Listener, None]] = {}  # code -> connections, in arrival order
 _names = itertools.count(1)
 _PROCESS_TAG = secrets.token_hex(6)
+#: How long a table's new owner relays every message whoever listens: connections of
+#: other processes at the table say again that they are there when told of the new owner
+#: (a trip of a few milliseconds; seconds when their process is very busy).
+RELAY_ALL_AFTER_LOAD_S = 15.0
 
 
 class Listener(Protocol):
@@ -53,6 +78,41 @@ def connection_name() -> str:
     """A name for one connection, unique among all processes (presence and attendance
     are counted per connection by the table's owner, wherever it is)."""
     return f"conn.{_PROCESS_TAG}.{next(_names)}"
+
+
+def of_this_process(connection: str) -> bool:
+    """``connection`` was named by :func:`connection_name` in this process."""
+    return connection.startswith(f"conn.{_PROCESS_TAG}.")
+
+
+class ListenersElsewhere:
+    """The connections of other processes listening at one table, as the table's owner
+    has been told of them: while there is one (or the owner is new), its messages must
+    be relayed over the layer."""
+
+    def __init__(self, *, first_owner: bool) -> None:
+        """``first_owner``: nobody owned the table before (else others may listen
+        already, unknown to this owner for a while)."""
+        self._connections: set[str] = set()
+        self._relay_all_until = 0.0 if first_owner else time.monotonic() + RELAY_ALL_AFTER_LOAD_S
+
+    def listening(self, connection: str | None, here: bool = True) -> None:
+        """``connection`` listens at the table (``here``) or has left it. A connection of
+        unknown name counts as elsewhere: a relay too many is harmless, one too few is
+        not."""
+        if connection is not None and of_this_process(connection):
+            return
+        if here:
+            self._connections.add(connection or "")
+        else:
+            self._connections.discard(connection or "")
+
+    def relay_needed(self) -> bool:
+        if self._connections:
+            return True
+        if self._relay_all_until and time.monotonic() >= self._relay_all_until:
+            self._relay_all_until = 0.0  # the clock is not read again
+        return bool(self._relay_all_until)
 
 
 def group_name(code: str) -> str:
@@ -104,12 +164,15 @@ async def tell_here(code: str, message: dict) -> None:
             log.exception("table %s: a connection failed to take %s", code, message.get("type"))
 
 
-async def tell(code: str, message: dict, process_channel: str) -> None:
+async def tell(
+    code: str, message: dict, process_channel: str, *, relay: Callable[[], bool] | None = None
+) -> None:
     """The owner's message to everyone at table ``code``: here first, then (through the
-    layer) every other process with connections there."""
+    layer) every other process with connections there, unless ``relay`` (asked once this
+    process's connections have it) says nobody listens elsewhere."""
     await tell_here(code, message)
     layer = get_channel_layer()
-    if _relays_needed(layer):
+    if _relays_needed(layer) and (relay is None or relay()):
         relay = {"type": RELAY, "code": code, "origin": process_channel, "message": message}
         try:
             await layer.group_send(group_name(code), relay)

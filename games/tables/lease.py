@@ -87,6 +87,12 @@ def lease_take(table_id: int, holder: str) -> int | None:
     return None
 
 
+def first_taking(table_id: int) -> bool:
+    """This process holds table ``table_id`` by its first taking ever (fence 1): no
+    process owned the table before."""
+    return _held.get(table_id) == 1
+
+
 def leases_renew(holder: str) -> dict[int, int]:
     """Renew every lease ``holder`` still has, in one statement; return them (table id
     -> fence). A table of ``_held`` missing here, or with another fence, is lost."""

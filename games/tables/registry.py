@@ -38,6 +38,10 @@ __all__ = ["group_name", "owner_call", "owner_for", "process_channel", "registry
 log = logging.getLogger(__name__)
 
 _owners: dict[str, TableOwner] = {}
+#: owner -> the connections of other processes at its table (its relays go to them)
+_elsewhere: weakref.WeakKeyDictionary[TableOwner, fan_out.ListenersElsewhere] = (
+    weakref.WeakKeyDictionary()
+)
 #: How long the owner of a finished game stays in memory (it is read from storage again
 #: if someone asks later).
 FINISHED_KEEP_S = 300.0
@@ -70,8 +74,18 @@ async def _exists(owner: TableOwner) -> bool:
     return True
 
 
-async def _welcome(owner: TableOwner, *, session_key: str | None) -> dict:
+async def _welcome(
+    owner: TableOwner, *, session_key: str | None, connection: str | None = None
+) -> dict:
+    """The table as it is now, for a connection that listens from now on: the owner
+    relays every later message to its process if that is another one."""
+    _elsewhere[owner].listening(connection)
     return owner.snapshot(owner.seats_of(session_key), teacher=owner.is_teacher(session_key))
+
+
+async def _attend(owner: TableOwner, *, connection: str, here: bool) -> None:
+    _elsewhere[owner].listening(connection, here)
+    await owner.attend(connection=connection, here=here)
 
 
 async def _seat(owner: TableOwner, *, session_key: str | None) -> int | None:
@@ -96,7 +110,7 @@ OPS = {
     "control": lambda owner, **kw: owner.control(**kw),
     "done": lambda owner, **kw: owner.done(**kw),
     "presence": lambda owner, **kw: owner.presence(**kw),
-    "attend": lambda owner, **kw: owner.attend(**kw),
+    "attend": _attend,
     "submit": _submit,
 }
 
@@ -222,11 +236,13 @@ async def _load(code: str, stored: store.StoredTable) -> TableOwner | None:
         await database_sync_to_async(store.idle_close)(stored.id)
         return None
     endpoint: Endpoint = _state["endpoint"]  # type: ignore[assignment]
+    elsewhere = fan_out.ListenersElsewhere(first_owner=lease.first_taking(stored.id))
 
     async def broadcast(message: dict) -> None:
-        await fan_out.tell(code, message, endpoint.channel)
+        await fan_out.tell(code, message, endpoint.channel, relay=elsewhere.relay_needed)
 
     owner = TableOwner(stored, broadcast, on_over=_forget_later, on_closed=_forget)
+    _elsewhere[owner] = elsewhere
     _owners[code] = owner
     owner.start()
     # connections held by other processes (or left from an owner that died) say again

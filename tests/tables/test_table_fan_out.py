@@ -91,7 +91,7 @@ async def test_a_process_is_in_a_tables_redis_group_once_whatever_its_connection
     await clients[1].send(type="turn")  # out of turn: refused, nothing told
     assert (await clients[1].error())["code"] == "not_your_turn"
     await clients[0].send(type="turn")
-    for client in clients:  # told here once, though the relay came back to this process
+    for client in clients:  # told here once
         events = await client.until("card_turned")
         assert [e["seq"] for e in events] == [1]
         assert await client.nothing(timeout=0.2)
