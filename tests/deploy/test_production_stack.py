@@ -7,6 +7,7 @@ page workers and two table processes, on PostgreSQL and Redis.
 - 1,000 WebSocket handshakes from one address that then say nothing are capped by the
   proxy (most refused with 429, the rest cut by the hello timeout) while a game at
   another address goes on.
+- A table's frames go uncompressed, though the browser offers compression.
 """
 
 from __future__ import annotations
@@ -227,6 +228,27 @@ def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(s
     for sock in silent:
         sock.close()
     ana.drop()
+
+
+def test_a_tables_websocket_is_not_compressed_though_the_browser_offers_it(stack):
+    ((code, _key),) = make_tables(stack, 1, turns=60)
+    request = (
+        f"GET /ws/play/{code}/ HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+        f"Origin: {stack.url}\r\n\r\n"
+    ).encode()  # what Chromium sends
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(4096)
+            assert chunk, answer
+            answer += chunk
+    head = answer.split(b"\r\n\r\n")[0].decode().lower()
+    assert head.startswith("http/1.1 101"), head
+    assert "sec-websocket-extensions" not in head, head
 
 
 def test_the_proxy_serves_static_files_itself_with_long_caching(stack):
