@@ -76,13 +76,25 @@ _EVENTS_BY_CODE: dict[str, type[Event]] = {cls.code: cls for cls in EVENT_TYPES}
 
 def _plain(value: Any) -> Any:
     """A JSON-ready copy: cards become codes, tuples lists, dataclasses dicts."""
+    if isinstance(value, str | int | float | None):
+        return value
     if isinstance(value, Card):
         return value.code
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
     return value
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's field names, in order (None for any other class): read once per
+    class, not for every value of every event told to every player."""
+    if not dataclasses.is_dataclass(cls):
+        return None
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 # -- actions (the stored action log) ----------------------------------------------------
