@@ -173,9 +173,9 @@ async def tell(
     await tell_here(code, message)
     layer = get_channel_layer()
     if _relays_needed(layer) and (relay is None or relay()):
-        relay = {"type": RELAY, "code": code, "origin": process_channel, "message": message}
+        envelope = {"type": RELAY, "code": code, "origin": process_channel, "message": message}
         try:
-            await layer.group_send(group_name(code), relay)
+            await layer.group_send(group_name(code), envelope)
         except Exception:  # the layer is down: the others catch up from storage
             log.exception("table %s: relaying %s failed", code, message.get("type"))
 
