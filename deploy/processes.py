@@ -6,10 +6,11 @@
   spends a third to a quarter of uvicorn's processor time per page
   (docs/benchmarks.md, "Which server for the page workers").
 - A **table process** serves the tables' WebSockets: uvicorn with the ASGI application,
-  without per-message compression (``--ws-per-message-deflate false``): a table's
-  frames are a few hundred bytes, about one a second per player, and compressing them
-  cost each connection about 50 kB of memory (a zlib context kept for its lifetime)
-  and a tenth of the process's processor time (docs/benchmarks.md).
+  compressing frames when the browser offers it (uvicorn's default): an event's frame
+  of about 680 bytes goes as about 50, which a child's phone on a data plan and a
+  school's shared line feel; turning it off would save each connection about 50 kB of
+  memory and the process a tenth of its processor time (docs/benchmarks.md, "The table
+  processes' options").
 
 Both trust the client address nginx sends (``X-Forwarded-For``) only from the proxy's
 own address (gunicorn's page workers through ``FORWARDED_ALLOW_IPS``:
@@ -34,7 +35,6 @@ def _uvicorn(port: int, ws: str) -> list[str]:
         "--host", "127.0.0.1", "--port", str(port), "--ws", ws,
         "--proxy-headers", "--forwarded-allow-ips", PROXY_ADDRESS,
         "--no-access-log", "--lifespan", "off", "--timeout-graceful-shutdown", "5",
-        "--ws-per-message-deflate", "false",
     ]  # fmt: skip
 
 
