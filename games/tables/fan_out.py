@@ -108,11 +108,7 @@ class ListenersElsewhere:
             self._connections.discard(connection or "")
 
     def relay_needed(self) -> bool:
-        if self._connections:
-            return True
-        if self._relay_all_until and time.monotonic() >= self._relay_all_until:
-            self._relay_all_until = 0.0  # the clock is not read again
-        return bool(self._relay_all_until)
+        return bool(self._connections) or time.monotonic() < self._relay_all_until
 
 
 def group_name(code: str) -> str:
