@@ -135,6 +135,17 @@ def process_reached(stack, code: str) -> int:
     raise AssertionError(f"no single table process took the probe: {seen}")
 
 
+def handshake(stack, code: str, extensions: str | None = None) -> bytes:
+    """A browser's WebSocket handshake for table ``code`` through the stack's nginx,
+    offering ``extensions`` when given."""
+    offered = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
+    return (
+        f"GET /ws/play/{code}/ HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{offered}Origin: {stack.url}\r\n\r\n"
+    ).encode()
+
+
 def event_seqs(frames: list[str]) -> list[int]:
     seqs = []
     for frame in frames:
@@ -197,11 +208,7 @@ def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(s
     ((code, ana_key),) = make_tables(stack, 1, turns=60, bot_seats=(1, 2))
     ((quiet_code, _key),) = make_tables(stack, 1, turns=60)
     ana = Tablet(stack.port, code, ana_key, seat=0)  # from 127.0.0.1, through nginx
-    request = (
-        f"GET /ws/play/{quiet_code}/ HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
-        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-        f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: {stack.url}\r\n\r\n"
-    ).encode()
+    request = handshake(stack, quiet_code)
     silent, answers = [], {}
     for _ in range(1000):
         sock = socket.socket()
@@ -232,13 +239,8 @@ def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(s
 
 def test_a_tables_websocket_is_compressed_when_the_browser_offers_it(stack):
     ((code, _key),) = make_tables(stack, 1, turns=60)
-    request = (
-        f"GET /ws/play/{code}/ HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
-        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
-        f"Origin: {stack.url}\r\n\r\n"
-    ).encode()  # what Chromium sends
+    # the extension as Chromium offers it
+    request = handshake(stack, code, "permessage-deflate; client_max_window_bits")
     with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as sock:
         sock.sendall(request)
         answer = b""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import pytest_asyncio
 from channels.layers import get_channel_layer
 
 from games import tables
@@ -21,6 +22,16 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pyte
 
 #: A connection's name as another process names them (its tag is not this process's).
 ELSEWHERE = "conn.0123456789ab.1"
+
+
+@pytest_asyncio.fixture
+async def table_here(redis_layer):  # noqa: F811
+    """A new table of four players, all on this process (its first owner), over Redis:
+    (code, clients); closed and dropped afterwards."""
+    code, clients = await four_players()
+    yield code, clients
+    await close_all(clients)
+    tables.registry_drop()
 
 
 def relays_sent(monkeypatch) -> list[dict]:
@@ -46,23 +57,19 @@ async def turn(clients, seat: int) -> int:
 
 
 async def test_a_table_whose_players_are_all_on_the_owners_process_sends_nothing_to_redis(
-    redis_layer,  # noqa: F811
-    monkeypatch,
+    table_here, monkeypatch
 ):
-    code, clients = await four_players()
+    code, clients = table_here
     sent = relays_sent(monkeypatch)
     await turn(clients, 0)
     await turn(clients, 1)
     assert sent == []
-    await close_all(clients)
-    tables.registry_drop()
 
 
 async def test_a_connection_of_another_process_is_relayed_every_event_after_its_welcome(
-    redis_layer,  # noqa: F811
-    monkeypatch,
+    table_here, monkeypatch
 ):
-    code, clients = await four_players()
+    code, clients = table_here
     sent = relays_sent(monkeypatch)
     welcome = await tables.table_welcome(code=code, session_key=None, connection=ELSEWHERE)
     first = await turn(clients, 0)
@@ -74,30 +81,24 @@ async def test_a_connection_of_another_process_is_relayed_every_event_after_its_
     await tables.table_attend(code=code, connection=ELSEWHERE, here=False)  # it has left
     await turn(clients, 2)
     assert len(sent) == 2
-    await close_all(clients)
-    tables.registry_drop()
 
 
 async def test_a_connection_of_another_process_that_leaves_before_attending_is_relayed_no_more(
-    redis_layer,  # noqa: F811
-    monkeypatch,
+    table_here, monkeypatch
 ):
-    code, clients = await four_players()
+    code, clients = table_here
     sent = relays_sent(monkeypatch)
     await tables.table_welcome(code=code, session_key=None, connection=ELSEWHERE)
     await tables.table_attend(code=code, connection=ELSEWHERE, here=False)
     await turn(clients, 0)
     assert sent == []
-    await close_all(clients)
-    tables.registry_drop()
 
 
 async def test_a_new_owner_relays_everything_until_the_others_have_said_they_are_there(
-    redis_layer,  # noqa: F811
-    monkeypatch,
+    table_here, monkeypatch
 ):
     monkeypatch.setattr(fan_out, "RELAY_ALL_AFTER_LOAD_S", 0.5)
-    code, clients = await four_players()
+    code, clients = table_here
     await tables.table_attend(code=code, connection=ELSEWHERE, here=True)  # known to the first
     tables.registry_drop()  # this process's owner gone: the table is loaded again
     sent = relays_sent(monkeypatch)
@@ -111,8 +112,6 @@ async def test_a_new_owner_relays_everything_until_the_others_have_said_they_are
     await tables.table_attend(code=code, connection=ELSEWHERE, here=True)  # as told of it
     third = await turn(clients, 2)
     assert [relay["message"]["seq"] for relay in sent] == [third]
-    await close_all(clients)
-    tables.registry_drop()
 
 
 async def test_this_processs_own_connections_never_count_as_elsewhere():
