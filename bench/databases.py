@@ -3,6 +3,7 @@ PostgreSQL database on 127.0.0.1:5432 (as the tests use it)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
-__all__ = ["PG_ADMIN", "database", "migrated_env"]
+__all__ = ["PG_ADMIN", "database", "worker_result"]
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -46,13 +47,20 @@ class database:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
-def migrated_env(url: str, root: Path) -> dict[str, str]:
-    """Migrate the database at ``url`` (``manage.py`` in ``root``); the environment a
-    worker process runs against it with."""
+def worker_result(url: str, root: Path, module: str, *args: str) -> dict:
+    """Migrate the database at ``url`` (``manage.py`` in ``root``), run the benchmark's
+    worker ``python -m module args`` against it, and return the JSON of its last line;
+    a worker that fails ends the benchmark with its error."""
     env = {**os.environ, "DATABASE_URL": url, "DEBUG": "1"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=root, env=env, check=True,
     )  # fmt: skip
-    return env
+    done = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=root, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        sys.exit(f"{module}: the worker failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])

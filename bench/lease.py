@@ -11,22 +11,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 
-from .databases import database, migrated_env
+from .databases import database, worker_result
 from .procs import load_average
 from .servers import ROOT
 
 
 def run_worker(url: str, steps: int) -> dict:
     """Migrate the database at ``url`` and time ``steps`` steps of each kind on it."""
-    env = migrated_env(url, ROOT)
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.lease_cost", str(steps)],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return worker_result(url, ROOT, "bench.lease_cost", str(steps))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 
-from .databases import database, migrated_env
+from .databases import database, worker_result
 from .procs import load_average
 from .servers import ROOT
 
@@ -29,14 +27,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--stored 0 to 1000000, --rounds 1 to 10000")
     before = load_average()
     with database("postgres") as url:
-        env = migrated_env(url, ROOT)
-        done = subprocess.run(
-            [sys.executable, "-m", "bench.limits_cost", str(args.stored), str(args.rounds)],
-            cwd=ROOT, env=env, capture_output=True, text=True,
-        )  # fmt: skip
-    if done.returncode != 0:
-        sys.exit(f"bench.limits: the worker failed:\n{done.stderr[-2000:]}")
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+        result = worker_result(url, ROOT, "bench.limits_cost", str(args.stored), str(args.rounds))
     result["load_average"] = {"before": before, "after": load_average()}
     print(
         f"{result['stored_tables']:,} tables stored: the limits check takes "
