@@ -74,9 +74,12 @@ _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
 _EVENTS_BY_CODE: dict[str, type[Event]] = {cls.code: cls for cls in EVENT_TYPES}
 
 
+_SCALARS = (str, int, float, type(None))  # JSON as they are
+
+
 def _plain(value: Any) -> Any:
     """A JSON-ready copy: cards become codes, tuples lists, dataclasses dicts."""
-    if isinstance(value, str | int | float | None):
+    if isinstance(value, _SCALARS):
         return value
     if isinstance(value, Card):
         return value.code
