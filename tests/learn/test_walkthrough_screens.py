@@ -148,6 +148,8 @@ def test_the_address_keeps_the_step_and_the_language_switch_keeps_it_too(site_ur
     open_player(page, f"{site_url}/en/learn/tie/?step=3")
     assert step_index(page) == 2
     page.keyboard.press("PageUp")
+    # page.url follows the page's replaceState when its event reaches Playwright
+    page.wait_for_url(lambda url: url.endswith("/en/learn/tie/?step=2"), timeout=5000)
     assert page.url.endswith("/en/learn/tie/?step=2")
     assert page.input_value('.language-switcher [name="next"]') == "/en/learn/tie/?step=2"
     with page.expect_navigation():
