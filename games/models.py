@@ -148,7 +148,7 @@ class Table(models.Model):
     # top, as card codes: {"face_down", "face_up", "pot", "to_play", "last_turned"}
     position = models.JSONField(null=True, blank=True)
     bot_seed = models.BigIntegerField(default=0)
-    bot_time_scale = models.FloatField(default=1.0)  # < 1 only in tests
+    bot_time_scale = models.FloatField(default=1.0)  # other than 1 only in tests
     away_after_ms = models.PositiveIntegerField(default=30_000)  # then a stand-in plays
     # pace: the table turns a person's card after turn_timer_ms idle (None: never), or,
     # with beat_ms, the table turns every card at that steady beat (players only call)

@@ -185,8 +185,8 @@ def table_insert(
     ``bots``), dealt now, and return its join code. ``deck``/``dealer`` fix the deal
     (tests, lessons); ``position`` starts from piles instead of a deal (card codes,
     each pile bottom to top: ``face_down``, optional ``face_up``, ``pot``, ``to_play``,
-    ``last_turned``, as for ``games.engine.from_piles``); ``bot_time_scale`` < 1 makes
-    computer players faster (tests);
+    ``last_turned``, as for ``games.engine.from_piles``); ``bot_time_scale`` scales
+    computer players' waits (tests: below 1 faster, up to 4 times slower);
     a computer player stands in for a person whose connections have all been gone for
     ``away_after_ms``, until the person is back. Pace: with ``turn_timer_ms`` the table
     turns the card of a person who has not turned it in that time; with ``beat_ms`` the
@@ -199,8 +199,8 @@ def table_insert(
     now (``games.tables.closing``). A class table when ``teacher_key`` is given: see
     :class:`games.models.Table`."""
     bots = bots or {}
-    if not 0 < bot_time_scale <= 1:
-        raise ValueError(f"bot_time_scale must be in (0, 1], not {bot_time_scale!r}")
+    if not 0 < bot_time_scale <= 4:
+        raise ValueError(f"bot_time_scale must be in (0, 4], not {bot_time_scale!r}")
     if type(away_after_ms) is not int or away_after_ms < 0:
         raise ValueError(f"away_after_ms must be an int >= 0, not {away_after_ms!r}")
     if type(lag_cap_ms) is not int or not 0 <= lag_cap_ms <= 500:

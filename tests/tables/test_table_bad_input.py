@@ -241,6 +241,7 @@ async def test_an_unknown_table_or_a_foreign_origin_is_not_connected():
         {"players": 2, "beat_ms": "fast"},
         {"players": 2, "away_after_ms": -1},
         {"players": 2, "bot_time_scale": 0},
+        {"players": 2, "bot_time_scale": 4.5},
     ],
 )
 async def test_a_table_with_impossible_settings_is_not_created(arguments):
