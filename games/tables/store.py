@@ -392,14 +392,14 @@ def steps_append(
     db = db or DjangoDb(router.db_for_write(TableAction))
     errors: list[Exception | None] = [None] * len(steps)
     try:
-        with db.atomic():
+        with db.steps_transaction():
             fenced = fences_checked(steps, errors, db)
             steps_insert([step for i, step in enumerate(steps) if i in fenced], db)
         return errors
     except IntegrityError:
         pass  # one step broke a constraint: store each in its own savepoint, to find it
     errors = [None] * len(steps)
-    with db.atomic():
+    with db.steps_transaction():
         fenced = fences_checked(steps, errors, db)  # again: in the transaction that writes
         for i, step in enumerate(steps):
             if i not in fenced:
