@@ -7,6 +7,8 @@ page workers and two table processes, on PostgreSQL and Redis.
 - 1,000 WebSocket handshakes from one address that then say nothing are capped by the
   proxy (most refused with 429, the rest cut by the hello timeout) while a game at
   another address goes on.
+- Two classes behind one address connect (the second made to wait a few seconds);
+  past them, handshakes are refused.
 - A table's frames are compressed when the browser offers it.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -235,6 +238,48 @@ def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(s
     for sock in silent:
         sock.close()
     ana.drop()
+
+
+def answered_when(sockets: list[socket.socket], started: float, within_s: float) -> list:
+    """Each socket's HTTP status and when it came (seconds after ``started``), in the
+    order sent; ("none", None) for a socket that got nothing within ``within_s``."""
+    answers: list = [("none", None)] * len(sockets)
+    waiting = dict(zip(sockets, range(len(sockets)), strict=True))
+    deadline = started + within_s
+    while waiting and time.monotonic() < deadline:
+        ready, _, _ = select.select(list(waiting), [], [], 0.2)
+        for sock in ready:
+            try:
+                status = sock.recv(64).split(b" ")[1].decode()
+            except (OSError, IndexError):
+                status = "none"
+            answers[waiting.pop(sock)] = (status, time.monotonic() - started)
+    return answers
+
+
+def test_two_classes_behind_one_address_connect_and_a_third_is_refused(stack):
+    # 30 children with two tabs each open 60 WebSockets at once, and a second class at
+    # the same school in the same second 60 more: 140 handshakes from one address
+    ((code, _key),) = make_tables(stack, 1, turns=60)
+    request = handshake(stack, code)
+    sockets = []
+    started = time.monotonic()
+    for _ in range(140):
+        sock = socket.socket()
+        sock.bind(("127.0.0.6", 0))  # an address no other test of the stack uses
+        sock.connect(("127.0.0.1", stack.port))
+        sock.sendall(request)
+        sockets.append(sock)
+    answers = answered_when(sockets, started, within_s=30)
+    statuses = [status for status, _ in answers]
+    first_class = [at for status, at in answers[:60] if status == "101"]
+    second_class = [at for status, at in answers[60:120] if status == "101"]
+    assert len(first_class) == 60 and max(first_class) < 5, answers[:60]  # at once
+    assert len(second_class) == 60, answers[60:120]  # let in too, not refused...
+    assert max(second_class) >= 4  # ...but made to wait, paced at 10 handshakes a second
+    assert statuses.count("429") >= 15, statuses  # past the burst: refused
+    for sock in sockets:
+        sock.close()
 
 
 def test_a_tables_websocket_is_compressed_when_the_browser_offers_it(stack):
