@@ -24,12 +24,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from django.db import IntegrityError, router, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F, Q
 
 from games.models import TableLease
 
-from .step_db import DjangoDb, LoopSqlite
+from .step_db import DjangoDb, LoopSqlite, commit_without_waiting_for_disk
 
 #: How long a lease lasts after its last renewal, and how often a process renews.
 TTL_MS = 3000
@@ -95,10 +95,16 @@ def first_taking(table_id: int) -> bool:
 
 def leases_renew(holder: str) -> dict[int, int]:
     """Renew every lease ``holder`` still has, in one statement; return them (table id
-    -> fence). A table of ``_held`` missing here, or with another fence, is lost."""
+    -> fence). A table of ``_held`` missing here, or with another fence, is lost.
+    Committed without waiting for the disk: the renewal holds the row locks of every
+    lease of the process until its commit ends, and each step's fence check waits for
+    them (a slow flush would stall every table of the process); a renewal lost in a
+    crash of PostgreSQL only makes the leases expire sooner."""
     before = dict(_held)  # a table taken meanwhile (on another thread) is judged next time
     now = wall_ms()
-    with transaction.atomic():
+    alias = router.db_for_write(TableLease)
+    with transaction.atomic(using=alias):
+        commit_without_waiting_for_disk(connections[alias])
         TableLease.objects.filter(holder=holder).update(expires_ms=now + TTL_MS)
         held = dict(TableLease.objects.filter(holder=holder).values_list("table_id", "fence"))
     for table_id, fence in before.items():

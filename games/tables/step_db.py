@@ -29,7 +29,12 @@ from collections.abc import Iterator, Sequence
 
 from django.db import DatabaseError, IntegrityError, OperationalError, connections, transaction
 
-__all__ = ["DjangoDb", "LoopSqlite", "loop_sqlite_for_default_database"]
+__all__ = [
+    "DjangoDb",
+    "LoopSqlite",
+    "commit_without_waiting_for_disk",
+    "loop_sqlite_for_default_database",
+]
 
 #: How long a write on the loop waits for SQLite's write lock (another process, or the
 #: database thread's write, holds it) before its steps are told "database is locked".
@@ -56,11 +61,9 @@ class DjangoDb:
         crash of PostgreSQL itself (or of its machine) can lose the steps of the last
         moments (at most three ``wal_writer_delay``s, 0.6 s by default), never the
         database's integrity: what SQLite's ``synchronous=NORMAL`` gives ``make run``.
-        Other writes (pages, leases) keep PostgreSQL's setting."""
+        Other writes (pages, taking a lease) keep PostgreSQL's setting."""
         with self.atomic():
-            if self.connection.vendor == "postgresql":
-                with self.connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            commit_without_waiting_for_disk(self.connection)
             yield
 
     def quote(self, name: str) -> str:
@@ -77,6 +80,15 @@ class DjangoDb:
     def executemany(self, sql: str, rows: list[Sequence]) -> None:
         with self.connection.cursor() as cursor:
             cursor.executemany(sql, rows)
+
+
+def commit_without_waiting_for_disk(connection) -> None:
+    """Inside a transaction of Django's ``connection``: on PostgreSQL, its commit will
+    not wait for the disk (``SET LOCAL synchronous_commit TO OFF``, this transaction
+    only; see :meth:`DjangoDb.steps_transaction`). Nothing on other databases."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 class LoopSqlite:
