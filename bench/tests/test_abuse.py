@@ -98,3 +98,30 @@ def test_a_stopped_bench_stops_its_stack(stop, code):
 def test_an_unknown_phase_is_refused():
     with pytest.raises(SystemExit):
         parse(["--phases", "flood,nap"])
+
+
+def test_the_benchmarks_websockets_send_small_frames_at_once():
+    """Without TCP_NODELAY a frame written just after a pong waits for the server's
+    delayed ACK, and the wait is counted as the server's."""
+    import asyncio
+    import socket
+
+    from bench.abuse.wire import Socket
+
+    async def answer_the_handshake(reader, writer) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 101 Switching Protocols\r\n\r\n")
+        await writer.drain()
+
+    async def nodelay() -> int:
+        server = await asyncio.start_server(answer_the_handshake, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            sock = await Socket.open(port, "/ws/play/ABCD/")
+            option = sock.writer.get_extra_info("socket").getsockopt(
+                socket.IPPROTO_TCP, socket.TCP_NODELAY
+            )
+            sock.close()
+        return option
+
+    assert asyncio.run(nodelay()) != 0
