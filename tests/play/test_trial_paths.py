@@ -99,7 +99,8 @@ def test_a_child_who_joins_by_code_has_the_moves_on_screen(chromium, site_url, l
 
 
 def test_a_lost_connection_is_told_at_once_and_the_stand_in_is_named(chromium, site_url, site_env):
-    code = stored_table(site_env, players="2", away_after_ms="1500", bot_time_scale="0.5")
+    # away after 4 s: "at once" is told well before it, even on a busy machine
+    code = stored_table(site_env, players="2", away_after_ms="4000", bot_time_scale="0.5")
     ana_context = chromium.new_context(viewport={"width": 1280, "height": 720})
     ben_context = chromium.new_context(viewport={"width": 1280, "height": 720})
     ana, ben = ana_context.new_page(), ben_context.new_page()
@@ -112,11 +113,11 @@ def test_a_lost_connection_is_told_at_once_and_the_stand_in_is_named(chromium, s
     closed_at = time.monotonic()
     ben_context.close()
     status = ana.locator("#table-status")
-    status.filter(has_text="Ben\u2069’s connection was lost").wait_for(timeout=1500)
-    assert time.monotonic() - closed_at < 1.5  # told at once, not after the away time
+    status.filter(has_text="Ben\u2069’s connection was lost").wait_for(timeout=3000)
+    assert time.monotonic() - closed_at < 3  # told at once, not after the away time
     assert ana.locator(".seat .badge.lost").inner_text() == "connection lost"
     # after the away time a computer player plays for Ben, and is called so
-    ana.locator(".seat .name", has_text="Computer for").wait_for(timeout=5000)
+    ana.locator(".seat .name", has_text="Computer for").wait_for(timeout=10000)
     assert "Ben" in ana.locator(".seat .name", has_text="Computer for").inner_text()
     deadline = time.monotonic() + 30
     while "Computer for" not in ana.locator("#told-log").inner_text():

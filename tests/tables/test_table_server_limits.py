@@ -121,7 +121,7 @@ def test_a_flooding_client_is_closed_with_4429_and_its_socket_let_go(served):
 
 
 def test_a_flooder_that_comes_back_waits_and_nobody_else_does(served):
-    port, code = served(WS_FLOOD_PENALTY_S="1.5")
+    port, code = served(WS_FLOOD_PENALTY_S="4")  # long beside a busy machine's delays
     flooder = connect(port, code, source="127.0.0.2")
     assert flooder.receive_json()["type"] == "welcome"
     try:
@@ -133,10 +133,10 @@ def test_a_flooder_that_comes_back_waits_and_nobody_else_does(served):
     closed_at = time.monotonic()
     someone_else = connect(port, code, source="127.0.0.3")
     assert someone_else.receive_json()["type"] == "welcome"
-    assert time.monotonic() - closed_at < 1.0  # another address: served at once
+    assert time.monotonic() - closed_at < 3.0  # another address: served at once
     back = connect(port, code, source="127.0.0.2")
     assert back.receive_json()["type"] == "welcome"  # served, after its wait
-    assert time.monotonic() - closed_at >= 1.2
+    assert time.monotonic() - closed_at >= 3.5
 
 
 def test_a_client_flooding_in_bursts_is_closed_at_its_third_warning_in_a_minute(served):
