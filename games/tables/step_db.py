@@ -55,12 +55,13 @@ class DjangoDb:
         """The transaction that stores steps. On PostgreSQL its commit does not wait for
         the disk (``synchronous_commit`` off for this transaction only, PostgreSQL's
         asynchronous commit): every move's reveal waits for its step's commit, and on a
-        shared disk an fsync now and then takes 50 ms, a stall for every table of the
-        process. The commit is seen by every other connection at once, as before, so
-        leases, fences and a takeover after a table process dies are unchanged; only a
-        crash of PostgreSQL itself (or of its machine) can lose the steps of the last
-        moments (at most three ``wal_writer_delay``s, 0.6 s by default), never the
-        database's integrity: what SQLite's ``synchronous=NORMAL`` gives ``make run``.
+        shared disk a flush can take tens of milliseconds, a stall for every table of
+        the process (docs/benchmarks.md). The commit is seen by every other connection
+        at once, as before, so leases, fences and a takeover after a table process dies
+        are unchanged; only a crash of PostgreSQL itself (or of its machine) can lose
+        the steps of the last moments (at most three ``wal_writer_delay``s, 0.6 s by
+        default), never the database's integrity: what SQLite's ``synchronous=NORMAL``
+        gives ``make run``.
         Other writes (pages, taking a lease) keep PostgreSQL's setting."""
         with self.atomic():
             commit_without_waiting_for_disk(self.connection)

@@ -163,7 +163,7 @@ def test_a_snap_pressed_just_after_the_kings_were_won_is_too_late_not_wrong(
     # Events that arrive within 30 ms of each other are one change of the screen, so a
     # page or server stalled for the whole gap would draw that king and the call
     # together; the screen before the press would then show no match, and R9 (D) would
-    # rightly make the press wrong. At 951 ms, a CI run at load 18 did just that once.
+    # rightly make the press wrong.
     code = stored_table(
         site_env, players="2", bots="{1: BotLevel.STEADY}", bot_time_scale="3.0",
         deck='stacked_deck(2, ["KH", "KS", "2C", "9D"])', dealer="1", seed="12",
