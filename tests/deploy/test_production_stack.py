@@ -14,9 +14,10 @@ page workers and two table processes, on PostgreSQL and Redis.
 
 from __future__ import annotations
 
+import collections
 import json
 import re
-import select
+import selectors
 import socket
 import subprocess
 import sys
@@ -211,21 +212,10 @@ def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(s
     ((code, ana_key),) = make_tables(stack, 1, turns=60, bot_seats=(1, 2))
     ((quiet_code, _key),) = make_tables(stack, 1, turns=60)
     ana = Tablet(stack.port, code, ana_key, seat=0)  # from 127.0.0.1, through nginx
-    request = handshake(stack, quiet_code)
-    silent, answers = [], {}
-    for _ in range(1000):
-        sock = socket.socket()
-        sock.bind(("127.0.0.2", 0))  # another address than the players'
-        sock.settimeout(10)
-        sock.connect(("127.0.0.1", stack.port))
-        sock.sendall(request)
-        silent.append(sock)
-    for sock in silent:
-        try:
-            status = sock.recv(64).split(b" ")[1].decode()
-        except (OSError, IndexError):
-            status = "none"
-        answers[status] = answers.get(status, 0) + 1
+    silent = silent_handshakes(stack, quiet_code, "127.0.0.2", 1000)  # not the players'
+    answers = collections.Counter(
+        status for status, _at in answered_when(silent, time.monotonic(), within_s=30)
+    )
     reached = sum(established(p) for p in stack.table_ports)
     assert answers.get("429", 0) >= 800, answers  # refused at the proxy
     assert answers.get("101", 0) <= 150, answers  # at most the per-address connections
@@ -240,20 +230,37 @@ def test_a_thousand_silent_handshakes_from_one_address_are_capped_by_the_proxy(s
     ana.drop()
 
 
+def silent_handshakes(stack, code: str, address: str, count: int) -> list[socket.socket]:
+    """``count`` WebSocket handshakes for table ``code`` from ``address``, sent one after
+    the other through the stack's nginx; their sockets, which say nothing more."""
+    request = handshake(stack, code)
+    sockets = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.bind((address, 0))
+        sock.settimeout(10)
+        sock.connect(("127.0.0.1", stack.port))
+        sock.sendall(request)
+        sockets.append(sock)
+    return sockets
+
+
 def answered_when(sockets: list[socket.socket], started: float, within_s: float) -> list:
     """Each socket's HTTP status and when it came (seconds after ``started``), in the
     order sent; ("none", None) for a socket that got nothing within ``within_s``."""
     answers: list = [("none", None)] * len(sockets)
-    waiting = dict(zip(sockets, range(len(sockets)), strict=True))
     deadline = started + within_s
-    while waiting and time.monotonic() < deadline:
-        ready, _, _ = select.select(list(waiting), [], [], 0.2)
-        for sock in ready:
-            try:
-                status = sock.recv(64).split(b" ")[1].decode()
-            except (OSError, IndexError):
-                status = "none"
-            answers[waiting.pop(sock)] = (status, time.monotonic() - started)
+    with selectors.DefaultSelector() as waiting:  # epoll: select() stops at fd 1023
+        for index, sock in enumerate(sockets):
+            waiting.register(sock, selectors.EVENT_READ, index)
+        while waiting.get_map() and time.monotonic() < deadline:
+            for key, _events in waiting.select(timeout=0.2):
+                try:
+                    status = key.fileobj.recv(64).split(b" ")[1].decode()
+                except (OSError, IndexError):
+                    status = "none"
+                answers[key.data] = (status, time.monotonic() - started)
+                waiting.unregister(key.fileobj)
     return answers
 
 
@@ -261,15 +268,8 @@ def test_two_classes_behind_one_address_connect_and_a_third_is_refused(stack):
     # 30 children with two tabs each open 60 WebSockets at once, and a second class at
     # the same school in the same second 60 more: 140 handshakes from one address
     ((code, _key),) = make_tables(stack, 1, turns=60)
-    request = handshake(stack, code)
-    sockets = []
     started = time.monotonic()
-    for _ in range(140):
-        sock = socket.socket()
-        sock.bind(("127.0.0.6", 0))  # an address no other test of the stack uses
-        sock.connect(("127.0.0.1", stack.port))
-        sock.sendall(request)
-        sockets.append(sock)
+    sockets = silent_handshakes(stack, code, "127.0.0.6", 140)  # no other test's address
     answers = answered_when(sockets, started, within_s=30)
     statuses = [status for status, _ in answers]
     first_class = [at for status, at in answers[:60] if status == "101"]
