@@ -162,6 +162,31 @@ def sideways_overflow(page) -> int:
     )
 
 
+#: The elements whose box reaches past the window's left or right edge (at most five,
+#: outermost first, with their widths): what a failure of "fits a phone" names.
+STICKING_OUT = """() => {
+  const width = document.documentElement.clientWidth;
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + (typeof el.className === "string" && el.className.trim()
+       ? "." + el.className.trim().split(/\\s+/).join(".") : "");
+  return [...document.body.querySelectorAll("*")]
+    .map((el) => [el, el.getBoundingClientRect()])
+    .filter(([, box]) => box.width > 1 && (box.right > width + 0.5 || box.left < -0.5))
+    .slice(0, 5)
+    .map(([el, box]) => `${name(el)} ${Math.round(box.left)}..${Math.round(box.right)}`);
+}"""
+
+
+def settled(page) -> None:
+    """Wait until the page is whole before it is measured: its answer loaded (a form
+    sent by a click shows its error list while the answer's styles and fonts may still
+    be loading, and a busy machine measured it then), its fonts ready, and a moment for
+    what its scripts draw (the table picture, the class seats)."""
+    page.wait_for_load_state("load")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    page.wait_for_timeout(200)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", PAGES)
 def test_new_pages_fit_a_phone_and_have_no_serious_violations_and_headings_in_order(
@@ -173,10 +198,10 @@ def test_new_pages_fit_a_phone_and_have_no_serious_violations_and_headings_in_or
     context = chromium.new_context(viewport={"width": 360, "height": 640}, locale=lang)
     page = context.new_page()
     open_page(name, page, lang, urls)
-    page.wait_for_timeout(200)  # the table picture and the class seats are drawn by JS
+    settled(page)
     if name in ("lobby", "class-teacher") and lang in ("he", "ta"):
         screenshot(page, f"access-360-{name}-{lang}")
-    assert sideways_overflow(page) <= 0, (name, lang)
+    assert sideways_overflow(page) <= 0, (name, lang, page.evaluate(STICKING_OUT))
     page.set_viewport_size({"width": 1280, "height": 900})
     page.wait_for_timeout(200)  # drawn again for the wider window
     assert serious_violations(page) == [], (name, lang)
@@ -224,7 +249,7 @@ def test_on_a_phone_each_seat_of_the_class_page_is_a_card_with_whole_words(
     title = teacher.locator("#seats-done-title").text_content().strip()
     assert cards[0]["label"] == title
     assert teacher.locator(".class-seats thead").bounding_box()["width"] <= 1
-    assert sideways_overflow(teacher) <= 0
+    assert sideways_overflow(teacher) <= 0, (lang, teacher.evaluate(STICKING_OUT))
     # still a table to a screen reader: its headers name each cell
     assert teacher.get_by_role("columnheader").count() == 4
     assert teacher.get_by_role("rowheader").count() == 3
