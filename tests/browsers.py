@@ -122,6 +122,17 @@ def table_made(env: dict, call: str) -> str:
     return manage(env, "shell", "-c", code).strip().splitlines()[-1]
 
 
+def loaded(page) -> None:
+    """Wait until the page that a click or a key opened has loaded whole, its styles and
+    fonts too. Call it once an element of the new page has shown: what the server wrote
+    shows before its styles have loaded (a click waits for no load), and a busy machine
+    measured such pages unstyled (a sheet's columns stacked, a form wider than the
+    phone). ``wait_for_url`` waits for the load already; a page's own scripts run only
+    once its styles have loaded."""
+    page.wait_for_load_state("load")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+
+
 def join_by_code(page, url: str, lang: str, code: str, name: str, done=()) -> None:
     """A player types the code on the lobby of their language, then a name; ``done``:
     walkthroughs this device has finished (as walkthrough.js marks them)."""

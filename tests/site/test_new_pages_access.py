@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browsers import served, store_finished_game
+from tests.browsers import loaded, served, store_finished_game
 from tests.screens import BROKEN_WORDS
 
 pytestmark = pytest.mark.browser
@@ -178,12 +178,10 @@ STICKING_OUT = """() => {
 
 
 def settled(page) -> None:
-    """Wait until the page is whole before it is measured: its answer loaded (a form
-    sent by a click shows its error list while the answer's styles and fonts may still
-    be loading, and a busy machine measured it then), its fonts ready, and a moment for
-    what its scripts draw (the table picture, the class seats)."""
-    page.wait_for_load_state("load")
-    page.evaluate("() => document.fonts.ready.then(() => true)")
+    """Wait until the page is whole before it is measured: loaded with its styles and
+    fonts (a form sent by a click shows its error list before), and a moment for what
+    its scripts draw (the table picture, the class seats)."""
+    loaded(page)
     page.wait_for_timeout(200)
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
+from tests.browsers import loaded
 from tests.screens import serious_violations
 
 pytestmark = pytest.mark.browser
@@ -25,6 +26,7 @@ def test_a_teacher_builds_a_hebrew_and_tamil_sheet_and_prints_it(site_url, page)
     builder.locator("input[value='letter']").check()
     builder.locator("button[type=submit]").click()
     page.wait_for_selector(".sheet-paper")
+    loaded(page)  # its columns are placed by its styles
     assert page.url.endswith("/he/teach/sheet/?also=ta&parts=start,walkthrough:tie&paper=letter")
     assert page.locator(".sheet-head .cell[lang=he][dir=rtl]").count() == 1
     assert page.locator(".sheet-head .cell[lang=ta][dir=ltr]").count() == 1
@@ -57,6 +59,7 @@ def test_an_english_teacher_making_a_hebrew_and_tamil_sheet_reads_its_page_in_en
     builder.locator("select[name=also]").select_option("ta")
     builder.locator("button[type=submit]").click()
     page.wait_for_selector(".sheet-paper")
+    loaded(page)  # its columns are placed by its styles
     assert "/en/teach/sheet/?lang=he&also=ta&" in page.url
     assert page.locator("html").get_attribute("lang") == "en"
     tools = page.locator(".sheet-tools")
