@@ -25,8 +25,9 @@ Redis per event (the send, and its own copy back). A connection says it listens 
 welcome call, which the owner answers with the table as it is then: every event after
 that is relayed to its process. A new owner cannot know who listened to the previous one,
 so it relays everything for :data:`RELAY_ALL_AFTER_LOAD_S` while those connections say
-again that they are there (``table.owner``). A table's first owner ever needs no such
-while: nobody can have been welcomed to the table before it.
+again that they are there (``table.owner``; a process that missed that relay is told by
+its own next read of the table's lease: ``registry``). A table's first owner ever needs
+no such while: nobody can have been welcomed to the table before it.
 
 A relayed message can be lost or come late (publish/subscribe keeps nothing for a process
 not subscribed at that moment, e.g. while its connection to Redis is made again, and a

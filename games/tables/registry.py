@@ -7,8 +7,10 @@ nobody holds it, or its holder's lease expired), else forwarded over the channel
 to the holder's process (:mod:`games.tables.forwarding`). A holder that does not answer
 is waited for until its lease expires; then this process takes the table over from the
 stored log, tells the table's connections (``table.owner``: they say again which seats
-are present) and the game goes on. One process (the default, with the in-memory layer)
-is the same path, where every table is simply held here.
+are present) and the game goes on. That word is a relay, which can be lost: a process
+that reads a table's lease and finds it changed hands since it last looked tells its own
+connections the same itself (:func:`_note_fence`). One process (the default, with the
+in-memory layer) is the same path, where every table is simply held here.
 
 Every :data:`lease.RENEW_S` this process renews all its leases in one statement, drops
 the owners of tables it lost (their writes are refused by the fence anyway), keeps the
@@ -54,6 +56,13 @@ NO_TABLE = object()  # owner_call's answer for a table that does not exist
 _state: dict[str, object] = {"loop": None, "locks": None, "endpoint": None, "renewer": None}
 _table_ids: dict[str, int] = {}
 _remote: dict[str, lease.Lease] = {}  # code -> the lease last read for a table held elsewhere
+#: code -> the fence of the table's holder when this process last saw it (a lease read,
+#: or its own taking). Another fence at a later read means the table changed hands: this
+#: process's connections there are told (``table.owner``) even if the new owner's own
+#: word, a relay that can be lost, never came; else the new owner, not knowing them,
+#: would stop relaying to them after its first seconds and give their seats stand-ins.
+_fences_seen: dict[str, int] = {}
+_telling: set[asyncio.Task] = set()  # those tellings, kept until done
 _seated_here: dict[str, set[str]] = {}  # code -> this process's connections seated there
 #: The leases are renewed on a thread of their own, with its own database connection:
 #: on Channels' one database thread a renewal queued behind the tables' work (steps,
@@ -207,9 +216,27 @@ async def _owner_or_lease(code: str) -> TableOwner | lease.Lease | None:
         if found is None or isinstance(found, lease.Lease):
             if found is not None:
                 _remote[code] = found
+                _note_fence(code, found.fence)
             return found
         _remote.pop(code, None)
+        _fences_seen[code] = lease._held.get(found.id) or 0  # told by _load's broadcast
         return await _load(code, found)
+
+
+def _note_fence(code: str, fence: int) -> None:
+    """Note the fence of table ``code``'s holder, read just now; if the table has
+    changed hands since this process last saw it, tell this process's connections
+    there, as the new owner does (``table.owner``: they say again that they are there,
+    and fill any gap from storage). Told in a task of its own: what they do calls the
+    owner, and this is called under the table's loading lock."""
+    before = _fences_seen.get(code)
+    _fences_seen[code] = fence
+    if before is None or before == fence or not fan_out.listening(code):
+        return
+    log.info("table %s: found with a new owner; its connections here are told", code)
+    task = asyncio.ensure_future(fan_out.tell_here(code, {"type": "table.owner"}))
+    _telling.add(task)
+    task.add_done_callback(_telling.discard)
 
 
 def _take_or_read(code: str, holder: str) -> store.StoredTable | lease.Lease | None:
@@ -391,6 +418,7 @@ def registry_drop() -> None:
         owner.stop()
     _owners.clear()
     _remote.clear()
+    _fences_seen.clear()
     _table_ids.clear()
     loop = _state.get("loop")
     endpoint: Endpoint | None = _state.get("endpoint")  # type: ignore[assignment]
