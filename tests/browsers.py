@@ -126,8 +126,8 @@ def loaded(page) -> None:
     """Wait until the page that a click or a key opened has loaded whole, its styles and
     fonts too. Call it once an element of the new page has shown: what the server wrote
     shows before its styles have loaded (a click waits for no load), and a busy machine
-    measured such pages unstyled (a sheet's columns stacked, a form wider than the
-    phone). ``wait_for_url`` waits for the load already; a page's own scripts run only
+    measured such pages half styled (a sheet's columns out of place, a form wider than
+    a phone). ``wait_for_url`` waits for the load already; a page's own scripts run only
     once its styles have loaded."""
     page.wait_for_load_state("load")
     page.evaluate("() => document.fonts.ready.then(() => true)")

@@ -163,7 +163,8 @@ def sideways_overflow(page) -> int:
 
 
 #: The elements whose box reaches past the window's left or right edge (at most five,
-#: outermost first, with their widths): what a failure of "fits a phone" names.
+#: outermost first, with their left and right edges): what a failure of "fits a phone"
+#: names.
 STICKING_OUT = """() => {
   const width = document.documentElement.clientWidth;
   const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
