@@ -186,3 +186,21 @@ def assert_frames_safe(frames: list[dict], record: Record, cards: int = 52) -> N
         assert not card_codes(frame) & face_down, frame
         v = frame["view"]
         assert sum(v["face_down_counts"]) + sum(v["face_up_counts"]) + v["pot_count"] == cards
+
+
+def registry_reaching(monkeypatch, endpoint, read_lease) -> None:
+    """This process's table registry made fresh for one test, with its endpoint on the
+    channel layer (``endpoint``: ``channel`` and ``call``) and its lease read
+    (``read_lease(code, holder)``, for ``_take_or_read``) replaced: how it finds and
+    calls a table's holder elsewhere, tested without another process or Redis."""
+    from games.tables import registry
+
+    async def this_endpoint():
+        return endpoint
+
+    monkeypatch.setattr(registry, "_endpoint", this_endpoint)
+    monkeypatch.setattr(registry, "_take_or_read", read_lease)
+    monkeypatch.setattr(registry, "_remote", {})
+    monkeypatch.setattr(registry, "_fences_seen", {})
+    fresh = {"loop": None, "locks": None, "endpoint": endpoint, "renewer": None}
+    monkeypatch.setattr(registry, "_state", fresh)

@@ -12,6 +12,8 @@ import pytest
 from games.tables import fan_out, lease, registry
 from tests.own_loop import run_in_own_loop as run
 
+from .helpers import registry_reaching
+
 # nothing is read (the lease read is replaced), but Channels' database thread checks
 # its connection before each call
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,16 +59,7 @@ class Connection:
 @pytest.fixture
 def holders(monkeypatch):
     holders = Holders()
-
-    async def this_endpoint():
-        return holders
-
-    monkeypatch.setattr(registry, "_endpoint", this_endpoint)
-    monkeypatch.setattr(registry, "_take_or_read", holders.read_lease)
-    monkeypatch.setattr(registry, "_remote", {})
-    monkeypatch.setattr(registry, "_fences_seen", {})
-    fresh = {"loop": None, "locks": None, "endpoint": holders, "renewer": None}
-    monkeypatch.setattr(registry, "_state", fresh)
+    registry_reaching(monkeypatch, holders, holders.read_lease)
     return holders
 
 

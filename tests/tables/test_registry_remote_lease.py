@@ -11,6 +11,8 @@ import pytest
 from games.tables import lease, registry
 from tests.own_loop import run_in_own_loop as run
 
+from .helpers import registry_reaching
+
 # nothing is read (the lease read is replaced), but Channels' database thread checks
 # its connection before each call
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,19 +34,12 @@ def test_a_holder_that_answers_is_not_looked_up_again_until_it_stops(monkeypatch
     endpoint = AnsweringEndpoint()
     reads = []
 
-    async def this_endpoint():
-        return endpoint
-
     def read_lease(code, holder):
         reads.append(code)
         return lease.Lease("other-process", 1, lease.wall_ms() + 50)
 
-    monkeypatch.setattr(registry, "_endpoint", this_endpoint)
-    monkeypatch.setattr(registry, "_take_or_read", read_lease)
+    registry_reaching(monkeypatch, endpoint, read_lease)
     monkeypatch.setattr(registry, "TAKEOVER_WAIT_S", 0.5)
-    monkeypatch.setattr(registry, "_remote", {})
-    fresh = {"loop": None, "locks": None, "endpoint": endpoint, "renewer": None}
-    monkeypatch.setattr(registry, "_state", fresh)
 
     async def calls():
         assert await registry.owner_call("ABCDEF", "exists") == "done"
