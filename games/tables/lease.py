@@ -24,12 +24,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, router, transaction
 from django.db.models import F, Q
 
 from games.models import TableLease
 
-from .step_db import DjangoDb, LoopSqlite, commit_without_waiting_for_disk
+from .step_db import DjangoDb, LoopSqlite, transaction_without_waiting_for_disk
 
 #: How long a lease lasts after its last renewal, and how often a process renews.
 TTL_MS = 3000
@@ -102,9 +102,7 @@ def leases_renew(holder: str) -> dict[int, int]:
     crash of PostgreSQL only makes the leases expire sooner."""
     before = dict(_held)  # a table taken meanwhile (on another thread) is judged next time
     now = wall_ms()
-    alias = router.db_for_write(TableLease)
-    with transaction.atomic(using=alias):
-        commit_without_waiting_for_disk(connections[alias])
+    with transaction_without_waiting_for_disk(router.db_for_write(TableLease)):
         TableLease.objects.filter(holder=holder).update(expires_ms=now + TTL_MS)
         held = dict(TableLease.objects.filter(holder=holder).values_list("table_id", "fence"))
     for table_id, fence in before.items():

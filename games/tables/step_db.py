@@ -32,8 +32,8 @@ from django.db import DatabaseError, IntegrityError, OperationalError, connectio
 __all__ = [
     "DjangoDb",
     "LoopSqlite",
-    "commit_without_waiting_for_disk",
     "loop_sqlite_for_default_database",
+    "transaction_without_waiting_for_disk",
 ]
 
 #: How long a write on the loop waits for SQLite's write lock (another process, or the
@@ -50,8 +50,7 @@ class DjangoDb:
     def atomic(self):
         return transaction.atomic(using=self.connection.alias)
 
-    @contextlib.contextmanager
-    def steps_transaction(self) -> Iterator[None]:
+    def steps_transaction(self):
         """The transaction that stores steps. On PostgreSQL its commit does not wait for
         the disk (``synchronous_commit`` off for this transaction only, PostgreSQL's
         asynchronous commit): every move's reveal waits for its step's commit, and on a
@@ -63,9 +62,7 @@ class DjangoDb:
         default), never the database's integrity: what SQLite's ``synchronous=NORMAL``
         gives ``make run``.
         Other writes (pages, taking a lease) keep PostgreSQL's setting."""
-        with self.atomic():
-            commit_without_waiting_for_disk(self.connection)
-            yield
+        return transaction_without_waiting_for_disk(self.connection.alias)
 
     def quote(self, name: str) -> str:
         return self.connection.ops.quote_name(name)
@@ -83,13 +80,19 @@ class DjangoDb:
             cursor.executemany(sql, rows)
 
 
-def commit_without_waiting_for_disk(connection) -> None:
-    """Inside a transaction of Django's ``connection``: on PostgreSQL, its commit will
-    not wait for the disk (``SET LOCAL synchronous_commit TO OFF``, this transaction
-    only; see :meth:`DjangoDb.steps_transaction`). Nothing on other databases."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+@contextlib.contextmanager
+def transaction_without_waiting_for_disk(alias: str) -> Iterator[None]:
+    """A transaction (``atomic``) on Django's database ``alias`` whose commit, on
+    PostgreSQL, does not wait for the disk (``SET LOCAL synchronous_commit TO OFF``:
+    this transaction only; see :meth:`DjangoDb.steps_transaction`); a plain one on
+    other databases. It opens the transaction itself: the setting outside one would
+    be lost at once."""
+    with transaction.atomic(using=alias):
+        connection = connections[alias]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        yield
 
 
 class LoopSqlite:
